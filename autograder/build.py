@@ -1,0 +1,171 @@
+"""Regenerate every generated file from its one source.
+
+- ``notebooks/NN_name.ipynb`` from ``solutions/NN_name.ipynb`` through ``nbgrader generate_assignment``,
+  then stamped with the generated-file notice, the Colab badge and the Colab install cell, with
+  images embedded (a relative image link does not render in Colab);
+- ``environment.yml`` from ``requirements.txt``;
+- the table of notebooks in ``README.md``.
+
+``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
+exits 1 listing what is stale (the tests run the same comparison).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from . import IMAGES, NOTEBOOKS, REPO, SOLUTIONS
+from . import notebooks as nbio
+from .course import assignments, make_course, nbgrader, settings
+
+GENERATED_TAG = "generated-header"
+_IMAGE_LINK = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?:\.\./)?images/(?P<file>[^)\s]+)\)")
+
+
+def badge(name: str) -> str:
+    publish = settings()["publish"]
+    url = (f"https://colab.research.google.com/github/{publish['repository']}/blob/"
+           f"{publish['ref']}/notebooks/{name}.ipynb")
+    return f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
+
+
+def install_spec() -> str:
+    publish = settings()["publish"]
+    return f"attention-course @ git+https://github.com/{publish['repository']}@{publish['ref']}"
+
+
+def header_cells(name: str) -> list:
+    notice = nbformat.v4.new_markdown_cell(
+        f"{badge(name)}\n\n"
+        f"*Generated from `solutions/{name}.ipynb` by `python3 tasks.py build`: edit that source, "
+        "not this copy.*"
+    )
+    bootstrap = nbformat.v4.new_code_cell(
+        "# In Colab, install the course's shared package first; on your own machine this does nothing.\n"
+        "import os, subprocess, sys  # noqa: E401\n"
+        "\n"
+        f'_SPEC = os.environ.get("ATTENTION_COURSE_INSTALL") or ("{install_spec()}"\n'
+        '                                                      if "google.colab" in sys.modules else "")\n'
+        "if _SPEC:\n"
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", _SPEC], check=True)'
+    )
+    for index, cell in enumerate((notice, bootstrap)):
+        cell.metadata["tags"] = [GENERATED_TAG]
+        cell.id = f"{GENERATED_TAG}-{index}"
+    return [notice, bootstrap]
+
+
+def embed_images(cell) -> None:
+    """Turn ``![alt](../images/x.png)`` into a cell attachment, which renders everywhere."""
+    if cell.cell_type != "markdown":
+        return
+
+    def attach(match: re.Match) -> str:
+        path = IMAGES / match["file"]
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} is linked from a notebook but does not exist")
+        mime = "image/svg+xml" if path.suffix == ".svg" else f"image/{path.suffix.lstrip('.')}"
+        cell.setdefault("attachments", {})[path.name] = {
+            mime: base64.b64encode(path.read_bytes()).decode("ascii")
+        }
+        return f"![{match['alt']}](attachment:{path.name})"
+
+    cell.source = _IMAGE_LINK.sub(attach, cell.source)
+
+
+def learner_copy(release: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    release.cells = header_cells(name) + release.cells
+    nbio.clean(release)
+    for cell in release.cells:
+        embed_images(cell)
+    return release
+
+
+def generate_notebooks(out_dir: Path) -> dict[str, str]:
+    """Generate the learner copies into ``out_dir``; return {file name: canonical text}."""
+    texts = {}
+    with tempfile.TemporaryDirectory(prefix="attention-build-") as tmp:
+        root = make_course(Path(tmp) / "course")
+        for name in assignments():
+            result = nbgrader(root, "generate_assignment", name, "--force")
+            release = root / "release" / name / f"{name}.ipynb"
+            if result.returncode != 0 or not release.is_file():
+                raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{result.stdout}{result.stderr}")
+            nb = learner_copy(nbio.read(release), name)
+            nbformat.validate(nb)
+            texts[f"{name}.ipynb"] = nbio.dumps(nb)
+    return texts
+
+
+def environment_yml() -> str:
+    pins = [line.split("#")[0].strip() for line in (REPO / "requirements.txt").read_text().splitlines()]
+    pins = [pin for pin in pins if pin]
+    python = settings().get("python", {}).get("version", "3.11")
+    body = "\n".join(f"      - {pin}" for pin in pins)
+    return (
+        "# Generated from requirements.txt by `python3 tasks.py build`: edit that file, not this one.\n"
+        "name: attention-from-scratch\n"
+        "channels:\n  - conda-forge\n"
+        f"dependencies:\n  - python={python}\n  - pip\n  - pip:\n{body}\n      - -e .\n"
+    )
+
+
+def readme_table() -> str:
+    rows = ["| # | Notebook | Open in Colab |", "|---|---|---|"]
+    for name in assignments():
+        nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
+        title = next((c.source.splitlines()[0].lstrip("# ").strip() for c in nb.cells
+                      if c.cell_type == "markdown" and c.source.startswith("# ")), name)
+        number, _, _ = name.partition("_")
+        rows.append(f"| {number} | [{title}](notebooks/{name}.ipynb) | {badge(name)} |")
+    return "\n".join(rows)
+
+
+_TABLE = re.compile(r"(<!-- notebooks:start -->\n).*?(\n<!-- notebooks:end -->)", re.S)
+
+
+def expected_files() -> dict[Path, str]:
+    """Every generated file with the text it should have."""
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {NOTEBOOKS / name: text for name, text in generate_notebooks(Path(tmp)).items()}
+    files[REPO / "environment.yml"] = environment_yml()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    files[REPO / "README.md"] = _TABLE.sub(lambda m: m[1] + readme_table() + m[2], readme)
+    return files
+
+
+def stale(files: dict[Path, str]) -> list[str]:
+    problems = [str(path.relative_to(REPO)) for path, text in files.items()
+                if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    extra = {p for p in NOTEBOOKS.glob("*.ipynb")} - set(files)
+    return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="only report stale files; exit 1 if any")
+    args = parser.parse_args(argv)
+    files = expected_files()
+    problems = stale(files)
+    if args.check:
+        for problem in problems:
+            print(f"stale: {problem} (run `python3 tasks.py build`)")
+        return 1 if problems else 0
+    for extra in set(NOTEBOOKS.glob("*.ipynb")) - set(files):
+        extra.unlink()
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    print(f"built {len(files)} files; {len(problems)} changed: {', '.join(problems) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

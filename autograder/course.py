@@ -1,0 +1,57 @@
+"""A throw-away nbgrader course directory wired to the course's configuration.
+
+The build and the grader never run nbgrader inside the repository: they copy ``solutions/`` into
+a course directory of their own (``source/<assignment>/<assignment>.ipynb``), so nothing an
+instructor keeps in the repository can be touched by a run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from . import CONFIG, REPO, SOLUTIONS
+
+
+def settings() -> dict:
+    with open(REPO / "course.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
+def assignments() -> list[str]:
+    """Assignment ids: one per source notebook, named after it (``01_attention_without_weights``)."""
+    return sorted(path.stem for path in SOLUTIONS.glob("*.ipynb"))
+
+
+def make_course(root: Path, db_url: str | None = None, only: list[str] | None = None) -> Path:
+    """Create ``root`` as an nbgrader course holding the source notebooks; return ``root``."""
+    root = Path(root).resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    db_url = db_url or f"sqlite:///{root / 'gradebook.db'}"
+    (root / "nbgrader_config.py").write_text(
+        "c = get_config()  # noqa: F821\n"
+        f"load_subconfig({str(CONFIG)!r})  # noqa: F821\n"
+        f"c.CourseDirectory.root = {str(root)!r}\n"
+        f"c.CourseDirectory.db_url = {db_url!r}\n",
+        encoding="utf-8",
+    )
+    for name in only or assignments():
+        target = root / "source" / name
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SOLUTIONS / f"{name}.ipynb", target / f"{name}.ipynb")
+    return root
+
+
+def nbgrader(root: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run one nbgrader command in course ``root``; never raises on nbgrader's own failure."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # alembic
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    return subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=root, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+    )

@@ -1,0 +1,65 @@
+"""Every graded exercise of the course: its reference, its framework and its known mistakes.
+
+One module per notebook (``n01_...``, ``n02_...``) defines a list ``EXERCISES``; modules are found
+automatically, so adding a notebook never touches this file. An exercise's ``reference`` and
+``mutants`` are NumPy functions with the same positional signature as the learner's function.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Exercise:
+    name: str
+    reference: Callable
+    framework: str = "numpy"  # what the learner's function receives: numpy, torch or tensorflow
+    returns: str = "one array"
+    mutants: dict[str, Callable] = field(default_factory=dict)  # mistake id -> wrong NumPy version
+    uses: dict[str, Callable] = field(default_factory=dict)  # learner's earlier answers -> reference
+    integers_ok: bool = False  # may the result be an integer array (exact integer answers)?
+    returns_tuple: bool = False
+
+    def replacements(self) -> dict[str, Callable]:
+        """The ``uses`` references, wrapped to take and return this exercise's framework's type."""
+        return {name: in_framework(function, self.framework) for name, function in self.uses.items()}
+
+
+def in_framework(function: Callable, framework: str) -> Callable:
+    """Wrap a NumPy function so that it takes and returns ``framework`` arrays."""
+    from ..checks import to_framework, to_numpy
+
+    def wrapped(*args, **kwargs):
+        arrays = [to_numpy(a) if hasattr(a, "shape") else a for a in args]
+        result = np.asarray(function(*arrays, **kwargs))
+        dtypes = [a.dtype for a in arrays if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.floating)]
+        return to_framework(result.astype(dtypes[0] if dtypes else result.dtype), framework)
+
+    wrapped.__name__ = getattr(function, "__name__", "reference")
+    return wrapped
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def all_exercises() -> dict[str, Exercise]:
+    if not _REGISTRY:
+        for module in pkgutil.iter_modules(__path__):
+            for exercise in importlib.import_module(f"{__name__}.{module.name}").EXERCISES:
+                if exercise.name in _REGISTRY:
+                    raise ValueError(f"exercise {exercise.name!r} is defined twice")
+                _REGISTRY[exercise.name] = exercise
+    return _REGISTRY
+
+
+def get_exercise(name: str) -> Exercise:
+    exercises = all_exercises()
+    if name not in exercises:
+        raise KeyError(f"unknown exercise {name!r}; known: {', '.join(sorted(exercises))}")
+    return exercises[name]

@@ -1,0 +1,67 @@
+"""Notebook 01: attention without trainable weights (PyTorch), after seed 002."""
+
+import numpy as np
+
+from .. import reference as ref
+from . import Exercise
+
+
+def _naive_softmax(scores):
+    exps = np.exp(scores)
+    return exps / exps.sum(axis=-1, keepdims=True)
+
+
+def _self_attention_with(weights_of):
+    """Context vectors of plain self-attention, with the weights computed by ``weights_of``."""
+    return lambda inputs: weights_of(inputs @ inputs.T) @ inputs
+
+
+EXERCISES = [
+    Exercise(
+        "scores_for_query",
+        reference=lambda query, inputs: ref.dot_scores(query, inputs),
+        framework="torch",
+        returns="a 1-d tensor of scores, one per token",
+        mutants={
+            "sum_instead_of_dot": lambda query, inputs: (inputs + query).sum(axis=-1),
+        },
+    ),
+    Exercise(
+        "softmax_stable",
+        reference=lambda scores: ref.softmax(scores, axis=-1),
+        framework="torch",
+        returns="a tensor of weights with the shape of the scores",
+        mutants={
+            "softmax_no_max_subtraction": _naive_softmax,
+            "softmax_wrong_axis": lambda scores: ref.softmax(scores, axis=0),
+            "normalise_by_sum": lambda scores: scores / scores.sum(axis=-1, keepdims=True),
+            "no_softmax": lambda scores: scores,
+        },
+    ),
+    Exercise(
+        "context_vector",
+        reference=lambda weights, inputs: ref.weighted_sum(weights, inputs),
+        framework="torch",
+        returns="one context vector, a 1-d tensor of length d",
+        mutants={
+            "returns_weights": lambda weights, inputs: weights,
+            "weights_times_scores": lambda weights, inputs: weights @ (inputs @ inputs.T),
+        },
+    ),
+    Exercise(
+        "self_attention_no_weights",
+        reference=_self_attention_with(lambda s: ref.softmax(s, axis=-1)),
+        framework="torch",
+        returns="a (tokens, d) tensor of context vectors",
+        uses={"softmax_stable": lambda s: ref.softmax(s, axis=-1)},
+        mutants={
+            "softmax_wrong_axis": _self_attention_with(lambda s: ref.softmax(s, axis=0)),
+            "normalise_by_sum": _self_attention_with(lambda s: s / s.sum(-1, keepdims=True)),
+            "no_softmax": _self_attention_with(lambda s: s),
+            "returns_weights": lambda inputs: ref.softmax(inputs @ inputs.T, axis=-1),
+            "returns_scores": lambda inputs: inputs @ inputs.T,
+            "weights_transposed": lambda inputs: ref.softmax(inputs @ inputs.T, axis=-1).T @ inputs,
+            "weights_times_scores": lambda inputs: ref.softmax(inputs @ inputs.T, -1) @ (inputs @ inputs.T),
+        },
+    ),
+]

@@ -1,0 +1,189 @@
+"""The catalogue of common attention mistakes, with the hint a learner sees for each.
+
+A *mistake* is a named misconception. Exercises (see :mod:`attention_course.exercises`) attach to
+each applicable mistake a *mutant*: the reference implementation with exactly that mistake made.
+When a learner's answer is wrong, :mod:`attention_course.checks` runs the mutants on the same input;
+the one that reproduces the learner's output names the mistake. Hints point at the fix without
+giving the solution away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    title: str
+    hint: str
+
+
+_CATALOGUE = [
+    Mistake(
+        "softmax_wrong_axis",
+        "softmax normalises over the wrong axis",
+        "Each query's weights (one row) must sum to 1. Normalise across the keys, the last axis, "
+        "not down the columns.",
+    ),
+    Mistake(
+        "softmax_no_max_subtraction",
+        "softmax overflows on large scores",
+        "exp() of a large score is inf, and inf/inf is nan. Softmax does not change when you "
+        "subtract the same number from every score: subtract the row's maximum before exp().",
+    ),
+    Mistake(
+        "normalise_by_sum",
+        "scores divided by their sum instead of a softmax",
+        "Dividing by the sum only rescales; it keeps negative scores negative. Exponentiate first, "
+        "then normalise (that is the softmax).",
+    ),
+    Mistake(
+        "no_softmax",
+        "the scores were used as weights without any normalisation",
+        "Raw scores do not sum to 1. Turn them into weights with a softmax across the keys.",
+    ),
+    Mistake(
+        "no_scaling",
+        "the scores are not scaled",
+        "Divide the scores by the square root of the key dimension d_k before the softmax.",
+    ),
+    Mistake(
+        "scale_by_d_k",
+        "the scores are divided by d_k instead of its square root",
+        "The scaling factor is the square root of d_k, the length of one key vector.",
+    ),
+    Mistake(
+        "scale_by_sqrt_d_model",
+        "the scores are scaled by sqrt(d_model), the input width, instead of sqrt(d_k)",
+        "Use the width of the keys (their last axis), not the width of the input embeddings.",
+    ),
+    Mistake(
+        "scale_by_sqrt_tokens",
+        "the scores are scaled by the square root of the number of tokens instead of sqrt(d_k)",
+        "The scale depends on the length of one key vector (the last axis of the keys), not on "
+        "how many keys there are.",
+    ),
+    Mistake(
+        "scale_applied_twice",
+        "the scores are scaled twice",
+        "Divide by sqrt(d_k) once, between the dot products and the softmax.",
+    ),
+    Mistake(
+        "keys_without_transpose",
+        "queries multiplied by the keys without transposing them",
+        "scores[i, j] is the dot product of query i with key j: multiply the queries by the "
+        "transpose of the keys.",
+    ),
+    Mistake(
+        "keys_times_queries",
+        "the scores are keys times queries (transposed scores)",
+        "Rows of the score matrix belong to queries and columns to keys: queries come first.",
+    ),
+    Mistake(
+        "weights_times_scores",
+        "the weights multiply the scores instead of the values",
+        "The output is a weighted sum of the value vectors (or, without projections, of the input "
+        "vectors), not of the scores.",
+    ),
+    Mistake(
+        "weights_times_keys",
+        "the weights multiply the keys instead of the values",
+        "Keys decide *where* to attend; the values are what gets summed.",
+    ),
+    Mistake(
+        "weights_times_queries",
+        "the weights multiply the queries instead of the values",
+        "The weighted sum runs over value vectors, one per key.",
+    ),
+    Mistake(
+        "returns_weights",
+        "the function returns the attention weights instead of the context",
+        "After the softmax there is one more step: use the weights to combine the values.",
+    ),
+    Mistake(
+        "returns_scores",
+        "the function returns the raw scores",
+        "The scores still have to go through the remaining steps the exercise asks for.",
+    ),
+    Mistake(
+        "weights_transposed",
+        "the weights are transposed before they are used",
+        "Row i of the weights belongs to query i: multiply weights @ values without transposing.",
+    ),
+    Mistake(
+        "integer_arithmetic",
+        "integer arithmetic truncates the result",
+        "Integer tensors cannot hold fractions: cast the scores (and values) to a float type "
+        "before dividing or taking the softmax.",
+    ),
+    Mistake(
+        "changes_inputs_in_place",
+        "the function changes its inputs in place",
+        "Work on new arrays (x = x - m, not x -= m) so the caller's data stays as it was.",
+    ),
+    Mistake(
+        "wrong_query",
+        "the scores use the wrong query",
+        "Use the query vector you were given for every dot product.",
+    ),
+    Mistake(
+        "sum_instead_of_dot",
+        "the scores are element-wise products or sums, not dot products",
+        "A dot product multiplies matching entries and adds them up into one number per key.",
+    ),
+    Mistake(
+        "heads_reshape_without_transpose",
+        "the heads were split with a reshape but no transpose",
+        "After reshaping (tokens, d_model) to (tokens, heads, d_head), move the heads axis in "
+        "front of the tokens axis so that each head sees all tokens.",
+    ),
+    Mistake(
+        "heads_concatenated_on_wrong_axis",
+        "the heads are concatenated along the wrong axis",
+        "Concatenate the heads side by side along the feature axis: (tokens, heads * d_head).",
+    ),
+    Mistake(
+        "missing_output_projection",
+        "the output projection W_O is missing",
+        "Multi-head attention ends by multiplying the concatenated heads by W_O.",
+    ),
+    Mistake(
+        "mask_after_softmax",
+        "the mask is applied after the softmax",
+        "Zeroing weights after the softmax leaves rows that no longer sum to 1. Mask the scores "
+        "with -inf before the softmax.",
+    ),
+    Mistake(
+        "mask_wrong_sign",
+        "the mask is inverted",
+        "The mask is True where attention is allowed: keep those scores, and put -inf on the others.",
+    ),
+    Mistake(
+        "causal_mask_off_by_one",
+        "the causal mask is off by one",
+        "Token i may attend to itself and to earlier tokens: the diagonal stays visible.",
+    ),
+    Mistake(
+        "causal_mask_upper",
+        "the causal mask lets tokens see the future instead of the past",
+        "Token i may attend to tokens 0..i: the allowed entries are on and below the diagonal.",
+    ),
+    Mistake(
+        "projection_order",
+        "the projections are multiplied in the wrong order",
+        "Inputs are rows, so project them with inputs @ W (shape (tokens, d_model) @ (d_model, d_k)).",
+    ),
+    Mistake(
+        "mixed_up_projections",
+        "the query, key and value projections are mixed up",
+        "Queries come from W_Q, keys from W_K and values from W_V.",
+    ),
+    Mistake(
+        "loop_leftover",
+        "only part of the output was computed",
+        "Check that every query row (every token) gets its own output.",
+    ),
+]
+
+CATALOGUE: dict[str, Mistake] = {mistake.id: mistake for mistake in _CATALOGUE}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The course's task runner. Needs only Python >= 3.11; sets up .venv/ itself when it is missing.
+
+    python3 tasks.py lab      set up if needed, open the course in JupyterLab at notebooks/
+    python3 tasks.py test     set up if needed, run the whole test suite (what CI runs)
+    python3 tasks.py build    regenerate notebooks/, environment.yml and README's table from their sources
+    python3 tasks.py grade    grade a class: python3 tasks.py grade SUBMISSIONS [--out DIR] [--db URL]
+    python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
+    python3 tasks.py lint     ruff on code and notebooks, and the staleness check
+    python3 tasks.py bench    time every solution notebook
+    python3 tasks.py setup    only set up .venv/
+
+Arguments after the task go to the tool it runs (pytest, jupyter lab, the grader).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = Path(os.environ.get("ATTENTION_COURSE_VENV", ROOT / ".venv"))
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".attention-course-installed"
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    for name in ("requirements.txt", "pyproject.toml"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def setup() -> None:
+    """Create .venv/ and install the pinned requirements and the course package, if not done yet."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Python >= 3.11 is needed; this is {sys.version.split()[0]}.")
+    if STAMP.is_file() and STAMP.read_text() == _fingerprint() and PYTHON.exists():
+        return
+    if not PYTHON.exists():
+        print(f"creating {VENV} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("installing the pinned requirements (a few minutes the first time) ...", flush=True)
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "-r", str(ROOT / "requirements.txt")], check=True, cwd=ROOT)
+    subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True, cwd=ROOT)
+    STAMP.write_text(_fingerprint())
+
+
+def run(*args: str | Path, check: bool = True) -> int:
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    code = subprocess.run([str(a) for a in args], cwd=ROOT, env=env).returncode
+    if check and code:
+        sys.exit(code)
+    return code
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(__doc__)
+        return 0
+    task, rest = argv[0], argv[1:]
+    setup()
+    if task == "setup":
+        return 0
+    if task == "lab":
+        return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *rest)
+    if task == "test":
+        return run(PYTHON, "-m", "pytest", *rest, check=False)
+    if task == "build":
+        return run(PYTHON, "-m", "autograder.build", *rest)
+    if task == "grade":
+        return run(PYTHON, "-m", "autograder.grade", *rest, check=False)
+    if task == "fmt":
+        run(PYTHON, "-m", "autograder.fmt")
+        return run(PYTHON, "-m", "ruff", "check", "--fix", "--quiet", ".", check=False)
+    if task == "lint":
+        code = run(PYTHON, "-m", "ruff", "check", ".", check=False)
+        return run(PYTHON, "-m", "autograder.build", "--check", check=False) or code
+    if task == "bench":
+        return run(PYTHON, "scripts/bench_notebooks.py", *rest)
+    print(f"unknown task {task!r}\n{__doc__}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
