@@ -4,7 +4,8 @@
   then stamped with the generated-file notice, the Colab badge and the Colab install cell, with
   images embedded (a relative image link does not render in Colab);
 - ``environment.yml`` from ``requirements.txt``;
-- the table of notebooks in ``README.md``.
+- the table of notebooks in ``README.md``;
+- the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong).
 
 ``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
 exits 1 listing what is stale (the tests run the same comparison).
@@ -128,23 +129,48 @@ def readme_table() -> str:
     return "\n".join(rows)
 
 
-_TABLE = re.compile(r"(<!-- notebooks:start -->\n).*?(\n<!-- notebooks:end -->)", re.S)
+_TABLE = re.compile(r"(<!-- notebooks:start -->\n).*?(<!-- notebooks:end -->)", re.S)
+
+
+SAMPLES = REPO / "autograder" / "samples" / "submissions"
+SAMPLE_ASSIGNMENT = "01_attention_without_weights"
+# cleo's softmax sums down the columns: right for one vector of scores, wrong for a matrix.
+CLEO_SOFTMAX = '''def softmax_stable(scores: torch.Tensor) -> torch.Tensor:
+    """Softmax along the last dimension that cannot overflow."""
+    exps = torch.exp(scores - scores.max())
+    return exps / exps.sum(dim=0, keepdim=True)
+'''
+
+
+def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
+    """Three students' submissions of notebook 01: full marks, untouched, one exercise wrong."""
+    name = SAMPLE_ASSIGNMENT
+    learner = nbformat.reads(learner_texts[f"{name}.ipynb"], as_version=4)
+    source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    students = {
+        "ada": nbio.fill_solutions(learner, source),
+        "ben": learner,
+        "cleo": nbio.fill_solutions(learner, source, {"softmax_stable": CLEO_SOFTMAX}),
+    }
+    return {SAMPLES / student / name / f"{name}.ipynb": nbio.dumps(nb) for student, nb in students.items()}
 
 
 def expected_files() -> dict[Path, str]:
     """Every generated file with the text it should have."""
     with tempfile.TemporaryDirectory() as tmp:
-        files = {NOTEBOOKS / name: text for name, text in generate_notebooks(Path(tmp)).items()}
+        texts = generate_notebooks(Path(tmp))
+    files = {NOTEBOOKS / name: text for name, text in texts.items()}
+    files.update(sample_submissions(texts))
     files[REPO / "environment.yml"] = environment_yml()
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    files[REPO / "README.md"] = _TABLE.sub(lambda m: m[1] + readme_table() + m[2], readme)
+    files[REPO / "README.md"] = _TABLE.sub(lambda m: m[1] + readme_table() + "\n" + m[2], readme)
     return files
 
 
 def stale(files: dict[Path, str]) -> list[str]:
     problems = [str(path.relative_to(REPO)) for path, text in files.items()
                 if not path.is_file() or path.read_text(encoding="utf-8") != text]
-    extra = {p for p in NOTEBOOKS.glob("*.ipynb")} - set(files)
+    extra = (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb"))) - set(files)
     return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
 
 
@@ -158,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(f"stale: {problem} (run `python3 tasks.py build`)")
         return 1 if problems else 0
-    for extra in set(NOTEBOOKS.glob("*.ipynb")) - set(files):
+    for extra in (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb"))) - set(files):
         extra.unlink()
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

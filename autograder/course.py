@@ -11,8 +11,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 from . import CONFIG, REPO, SOLUTIONS
 

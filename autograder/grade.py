@@ -37,6 +37,7 @@ from . import REPO, SOLUTIONS
 from . import notebooks as nbio
 from .course import assignments, make_course
 
+
 @dataclass
 class Result:
     student: str

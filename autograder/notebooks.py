@@ -61,3 +61,31 @@ def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
         for cell in nb.cells
         if "nbgrader" in cell.metadata and "grade_id" in cell.metadata["nbgrader"]
     }
+
+
+def solution_code(cell) -> str:
+    """A source solution cell as a learner would hand it in: the solution markers removed."""
+    lines = [line for line in cell.source.splitlines()
+             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")]
+    return "\n".join(lines)
+
+
+def fill_solutions(learner: nbformat.NotebookNode, source: nbformat.NotebookNode,
+                   overrides: dict[str, str] | None = None) -> nbformat.NotebookNode:
+    """A copy of the learner notebook with every answer filled in from the source notebook.
+
+    ``overrides`` maps a solution cell's grade_id to the source to put there instead (a wrong
+    answer, a different correct one). Returns a new notebook; neither input is changed.
+    """
+    overrides = overrides or {}
+    answers = {cell.metadata["nbgrader"]["grade_id"]: solution_code(cell) for cell in source.cells
+               if cell.metadata.get("nbgrader", {}).get("solution")}
+    filled = nbformat.from_dict(json.loads(json.dumps(learner)))
+    for cell in filled.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            cell.source = overrides.get(meta["grade_id"], answers.get(meta["grade_id"], cell.source))
+    unknown = set(overrides) - set(answers)
+    if unknown:
+        raise KeyError(f"no solution cell with grade_id {sorted(unknown)}")
+    return filled

@@ -194,8 +194,14 @@ def _describe_difference(spec: Exercise, actual: np.ndarray, expected: np.ndarra
             f" at index {tuple(int(i) for i in where)}).")
 
 
-def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, **kwargs) -> None:
-    """Check ``candidate(*inputs, **kwargs)`` against the reference; name the mistake if it is wrong."""
+def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, expect=None,
+          decimals: int = 4, what: str | None = None, **kwargs) -> None:
+    """Check ``candidate(*inputs, **kwargs)`` against the reference; name the mistake if it is wrong.
+
+    ``expect``, if given, are the numbers a seed printed (to ``decimals`` places); the result must
+    also match them. The learner's function runs once, with its dependencies replaced (see
+    ``Exercise.uses``), so the comparison with the seed is graded on this exercise alone too.
+    """
     spec = get_exercise(exercise)
     _integrity(spec.name)
     actual = _run(spec, candidate, inputs, kwargs)
@@ -215,6 +221,8 @@ def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, **kw
     floats = [d for d in dtypes if np.issubdtype(d, np.floating)]
     coarsest = min(floats, key=lambda d: d.itemsize) if floats else np.dtype(np.float64)
     if close(actual, expected, coarsest):
+        if expect is not None:
+            expect_close(actual, expect, decimals, what or f"{spec.name}'s result")
         if not quiet:
             print(f"✓ {spec.name}: correct for input of shape "
                   f"{', '.join(str(np.shape(v)) for v in numpy_inputs if hasattr(v, 'shape'))}")

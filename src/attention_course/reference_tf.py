@@ -6,7 +6,6 @@ TensorFlow (about 5 s); the package silences TensorFlow's C++ logging first.
 
 from __future__ import annotations
 
-import attention_course  # noqa: F401  (sets TF_CPP_MIN_LOG_LEVEL before TensorFlow loads)
 import tensorflow as tf
 
 

@@ -1,0 +1,87 @@
+"""Shared fixtures: the course's notebooks and one nbgrader run over a generated class.
+
+The class holds, for every source notebook: the solutions filled into the learner copy (``solved``),
+the untouched learner copy (``blank``), and for every exercise a copy with only that exercise left
+unanswered (``skip-<grade_id>``). Grading them all once, in one course directory, keeps the suite
+fast; the tests then read the CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from autograder import NOTEBOOKS, SOLUTIONS  # noqa: E402
+from autograder import notebooks as nbio  # noqa: E402
+from autograder.course import assignments  # noqa: E402
+from autograder.grade import grade  # noqa: E402
+
+ASSIGNMENTS = assignments()
+
+
+def solution_cells(name: str) -> list[str]:
+    """grade_ids of the code solution cells (the exercises) of a source notebook."""
+    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    return [c.metadata["nbgrader"]["grade_id"] for c in nb.cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")]
+
+
+def test_points(name: str) -> dict[str, float]:
+    """{grade_id: points} of the autograded test cells, in notebook order."""
+    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
+            for c in nb.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
+            and not c.metadata["nbgrader"].get("solution")}
+
+
+STUB = "raise NotImplementedError()"
+
+
+def write_submission(root: Path, student: str, name: str, nb) -> Path:
+    path = root / student / name / f"{name}.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(nbio.dumps(nb), encoding="utf-8")
+    return path
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture(scope="session")
+def graded_class(tmp_path_factory):
+    """Grade solved, blank and one-exercise-skipped copies of every notebook; return the rows."""
+    root = tmp_path_factory.mktemp("class")
+    submissions = root / "submissions"
+    for name in ASSIGNMENTS:
+        learner = nbio.read(NOTEBOOKS / f"{name}.ipynb")
+        source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+        write_submission(submissions, "solved", name, nbio.fill_solutions(learner, source))
+        write_submission(submissions, "blank", name, learner)
+        for grade_id in solution_cells(name):
+            skipped = nbio.fill_solutions(learner, source, {grade_id: _stubbed(source, grade_id)})
+            write_submission(submissions, f"skip-{grade_id}", name, skipped)
+    results = grade(submissions, root / "out", progress=False)
+    return {(r.student, r.assignment): r for r in results}, root / "out"
+
+
+def _stubbed(source, grade_id: str) -> str:
+    """The solution cell with its solution region replaced by the stub, keeping the def line(s)."""
+    cell = next(c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    kept, inside = [], False
+    for line in cell.source.splitlines():
+        if line.strip() == "### BEGIN SOLUTION":
+            inside = True
+            kept.append(line[: len(line) - len(line.lstrip())] + STUB)
+        elif line.strip() == "### END SOLUTION":
+            inside = False
+        elif not inside:
+            kept.append(line)
+    return "\n".join(kept)

@@ -1,0 +1,81 @@
+"""Generated files are up to date, committed notebooks are clean, and the pins agree."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from conftest import REPO
+
+from autograder import NOTEBOOKS, SOLUTIONS
+from autograder import notebooks as nbio
+from autograder.build import GENERATED_TAG, expected_files, stale
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return expected_files()
+
+
+@pytest.mark.slow
+def test_generated_files_are_not_stale(generated):
+    problems = stale(generated)
+    assert not problems, f"stale generated files, run `python3 tasks.py build`: {problems}"
+
+
+def test_every_source_notebook_has_a_learner_copy():
+    assert sorted(p.name for p in SOLUTIONS.glob("*.ipynb")) == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", sorted(SOLUTIONS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("*.ipynb")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_committed_notebooks_are_canonical(path):
+    text = path.read_text(encoding="utf-8")
+    assert text == nbio.dumps(nbio.clean(nbio.read(path))), f"run `python3 tasks.py fmt` ({path.name})"
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
+def test_learner_copies_say_they_are_generated_and_hold_no_solution(path):
+    nb = nbio.read(path)
+    header = nb.cells[0]
+    assert GENERATED_TAG in header.metadata.get("tags", [])
+    assert f"solutions/{path.name}" in header.source and "colab.research.google.com" in header.source
+    text = path.read_text(encoding="utf-8")
+    assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
+    assert "Rubric" not in text
+
+
+def _pins_from_requirements() -> dict[str, str]:
+    pins = {}
+    for line in (REPO / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, version = line.split("==")
+            pins[name.lower()] = version
+    return pins
+
+
+def test_every_requirement_is_pinned_exactly():
+    for line in (REPO / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            assert re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[0-9][A-Za-z0-9.+]*", line), line
+
+
+def test_environment_yml_carries_the_same_pins():
+    env = yaml.safe_load((REPO / "environment.yml").read_text())
+    pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    pins = {}
+    for entry in pip_section:
+        if "==" in entry:
+            name, version = entry.split("==")
+            pins[name.lower()] = version
+    assert pins == _pins_from_requirements()
+
+
+def test_required_stack_is_pinned():
+    pins = _pins_from_requirements()
+    for package in ("numpy", "scipy", "torch", "tensorflow-cpu", "jupyterlab", "nbgrader", "matplotlib"):
+        assert package in pins, package
+    assert pins["torch"] == "2.13.0"

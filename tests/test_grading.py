@@ -1,0 +1,74 @@
+"""Grading the course's own notebooks: full marks, zero, and exactly one exercise's points lost."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from conftest import ASSIGNMENTS, SOLUTIONS, nbio, solution_cells, test_points
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_solutions_get_full_marks(graded_class, name):
+    results, _ = graded_class
+    result = results[("solved", name)]
+    assert result.status == "graded", result.message
+    assert result.auto_max_score == sum(test_points(name).values()) > 0
+    assert result.auto_score == result.auto_max_score
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_untouched_learner_copy_gets_zero(graded_class, name):
+    results, _ = graded_class
+    result = results[("blank", name)]
+    assert result.status == "graded", result.message
+    assert result.auto_score == 0
+    assert result.score == 0  # unanswered written answers score 0 automatically
+
+
+@pytest.mark.parametrize(
+    "name, grade_id", [(name, grade_id) for name in ASSIGNMENTS for grade_id in solution_cells(name)]
+)
+def test_one_unanswered_exercise_loses_exactly_its_points(graded_class, name, grade_id):
+    results, _ = graded_class
+    result = results[(f"skip-{grade_id}", name)]
+    own = {test: points for test, points in test_points(name).items()
+           if test == f"correct_{grade_id}" or test.startswith(f"correct_{grade_id}_")}
+    assert own, f"no test cell named correct_{grade_id} in {name}"
+    assert result.status == "graded", result.message
+    assert result.auto_max_score - result.auto_score == sum(own.values())
+
+
+def hidden_lines(name: str) -> list[str]:
+    """The distinctive lines of a source notebook's hidden test regions."""
+    lines, inside = [], False
+    for cell in nbio.read(SOLUTIONS / f"{name}.ipynb").cells:
+        for line in cell.source.splitlines():
+            if line.strip() == "### BEGIN HIDDEN TESTS":
+                inside = True
+            elif line.strip() == "### END HIDDEN TESTS":
+                inside = False
+            elif inside and len(line.strip()) > 25:
+                lines.append(line.strip())
+    return lines
+
+
+def page_text(path) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_feedback_never_shows_hidden_tests(graded_class, name):
+    _, out = graded_class
+    pages = sorted((out / "feedback").glob(f"*/{name}.html"))
+    secret = hidden_lines(name)
+    assert len(pages) >= 2 and secret  # solved and blank at least; the notebook has hidden tests
+    for page in pages:
+        text = page_text(page)
+        assert "BEGIN HIDDEN TESTS" not in text
+        leaked = [line for line in secret if line in text]
+        assert not leaked, f"{page.name}: hidden test code in the feedback: {leaked[:2]}"
+        assert "hidden tests ran here" in text
