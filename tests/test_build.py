@@ -79,3 +79,12 @@ def test_required_stack_is_pinned():
     for package in ("numpy", "scipy", "torch", "tensorflow-cpu", "jupyterlab", "nbgrader", "matplotlib"):
         assert package in pins, package
     assert pins["torch"] == "2.13.0"
+
+
+def test_images_are_regenerated_by_their_script():
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "scripts/make_images.py", "--check"], cwd=REPO,
+                               capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
