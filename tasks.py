@@ -8,6 +8,7 @@
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
     python3 tasks.py lint     ruff on code and notebooks, and the staleness check
     python3 tasks.py bench    time every solution notebook
+    python3 tasks.py accuracy the diagnosis table: mistakes caught and named, variants accepted
     python3 tasks.py setup    only set up .venv/
 
 Arguments after the task go to the tool it runs (pytest, jupyter lab, the grader).
@@ -84,6 +85,8 @@ def main(argv: list[str]) -> int:
     if task == "lint":
         code = run(PYTHON, "-m", "ruff", "check", ".", check=False)
         return run(PYTHON, "-m", "autograder.build", "--check", check=False) or code
+    if task == "accuracy":
+        return run(PYTHON, "-m", "autograder.accuracy", *rest, check=False)
     if task == "bench":
         return run(PYTHON, "scripts/bench_notebooks.py", *rest)
     print(f"unknown task {task!r}\n{__doc__}")

@@ -165,18 +165,19 @@ def _numpy_inputs(inputs: tuple) -> tuple:
 def diagnose(spec: Exercise, actual: np.ndarray, inputs: tuple, kwargs: dict) -> str | None:
     """The message naming the mistake that reproduces ``actual``, or None if none does."""
     float32 = np.issubdtype(actual.dtype, np.floating) and actual.dtype.itemsize <= 4
-    for mistake_id, mutant in spec.mutants.items():
-        for precision in ((np.float32, np.float64) if float32 else (np.float64,)):
-            args = tuple(v.astype(precision) if isinstance(v, np.ndarray) and
-                         np.issubdtype(v.dtype, np.floating) else v for v in inputs)
-            try:
-                with _quiet():
-                    expected = np.asarray(mutant(*args, **kwargs))
-            except Exception:
-                continue
-            if close(actual, expected, actual.dtype if float32 else np.float64):
-                mistake = CATALOGUE[mistake_id]
-                return f"{mistake.title}. Hint: {mistake.hint}"
+    for mistake_id, mutants in spec.mutants.items():
+        for mutant in mutants if isinstance(mutants, (list, tuple)) else (mutants,):
+            for precision in ((np.float32, np.float64) if float32 else (np.float64,)):
+                args = tuple(v.astype(precision) if isinstance(v, np.ndarray) and
+                             np.issubdtype(v.dtype, np.floating) else v for v in inputs)
+                try:
+                    with _quiet():
+                        expected = np.asarray(mutant(*args, **kwargs))
+                except Exception:
+                    continue
+                if close(actual, expected, actual.dtype if float32 else np.float64):
+                    mistake = CATALOGUE[mistake_id]
+                    return f"{mistake.title}. Hint: {mistake.hint}"
     return None
 
 

@@ -21,7 +21,9 @@ class Exercise:
     reference: Callable
     framework: str = "numpy"  # what the learner's function receives: numpy, torch or tensorflow
     returns: str = "one array"
-    mutants: dict[str, Callable] = field(default_factory=dict)  # mistake id -> wrong NumPy version
+    # mistake id -> the reference with that mistake made (a NumPy function, or a list of several
+    # ways to make it)
+    mutants: dict[str, Callable | list[Callable]] = field(default_factory=dict)
     uses: dict[str, Callable] = field(default_factory=dict)  # learner's earlier answers -> reference
     integers_ok: bool = False  # may the result be an integer array (exact integer answers)?
     returns_tuple: bool = False

@@ -23,7 +23,13 @@ EXERCISES = [
         framework="torch",
         returns="a 1-d tensor of scores, one per token",
         mutants={
-            "sum_instead_of_dot": lambda query, inputs: (inputs + query).sum(axis=-1),
+            "sum_instead_of_dot": [
+                lambda query, inputs: inputs * query,
+                lambda query, inputs: (inputs + query).sum(axis=-1),
+                lambda query, inputs: inputs.sum(axis=-1) * query.sum(),
+            ],
+            "wrong_query": [lambda query, inputs: inputs @ inputs[1],
+                            lambda query, inputs: inputs @ inputs[0]],
         },
     ),
     Exercise(

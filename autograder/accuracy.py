@@ -1,0 +1,169 @@
+"""How well the grading diagnoses: mistakes caught and named, correct variants accepted.
+
+    python3 tasks.py accuracy            # every notebook
+    python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
+
+The cases live in ``tests/cases/<notebook>.py``: ``MISTAKES[grade_id][mistake_id]`` and
+``VARIANTS[grade_id][variant]`` hold the source a learner might put in that exercise's solution
+cell: a wrong answer making one catalogued mistake, or a correct answer written differently.
+
+For each notebook, one kernel runs the source notebook top to bottom (hidden tests included, as
+when grading). Then, for each case, the case's source replaces the exercise's solution cell and
+every test cell runs again, as nbgrader would score it (a test cell with an error or any stderr
+output scores 0). A mistake is *caught* when exactly the exercise's own test cells fail, and
+*named* when the failure message carries the mistake's title from the catalogue. A variant is
+*accepted* when no test cell fails. The solution cell is restored after each case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from tqdm import tqdm
+
+from attention_course.mistakes import CATALOGUE
+
+from . import REPO, SOLUTIONS
+from . import notebooks as nbio
+
+CASES = REPO / "tests" / "cases"
+
+
+@dataclass
+class Outcome:
+    notebook: str
+    exercise: str
+    kind: str  # "mistake" or "variant"
+    case: str
+    failed_tests: list[str] = field(default_factory=list)
+    message: str = ""
+    ok: bool = False  # mistake: caught and named; variant: accepted
+    caught: bool = False
+    named: bool = False
+
+
+def load_cases(name: str) -> tuple[dict, dict]:
+    path = CASES / f"{name}.py"
+    if not path.is_file():
+        return {}, {}
+    spec = importlib.util.spec_from_file_location(f"cases_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, "MISTAKES", {}), getattr(module, "VARIANTS", {})
+
+
+def _own_tests(grade_id: str, tests: list[str]) -> set[str]:
+    return {t for t in tests if t == f"correct_{grade_id}" or t.startswith(f"correct_{grade_id}_")}
+
+
+def _failure(cell) -> str | None:
+    for output in cell.get("outputs", []):
+        if output.output_type == "error":
+            return f"{output.ename}: {output.evalue}"
+        if output.output_type == "stream" and output.name == "stderr":
+            return f"stderr: {output.text.strip()[:300]}"
+    return None
+
+
+def evaluate(name: str, progress: bool = True) -> list[Outcome]:
+    mistakes, variants = load_cases(name)
+    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    cells = {c.metadata["nbgrader"]["grade_id"]: i for i, c in enumerate(nb.cells)
+             if "grade_id" in c.metadata.get("nbgrader", {})}
+    tests = [g for g, i in cells.items() if nb.cells[i].metadata["nbgrader"].get("grade")
+             and not nb.cells[i].metadata["nbgrader"].get("solution")]
+    cases = [(gid, "mistake", case, src) for gid, table in mistakes.items() for case, src in table.items()]
+    cases += [(gid, "variant", case, src) for gid, table in variants.items() for case, src in table.items()]
+    outcomes: list[Outcome] = []
+    if not cases:
+        return outcomes
+    with tempfile.TemporaryDirectory() as tmp:
+        client = NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": tmp}})
+        with client.setup_kernel():
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type == "code":
+                    client.execute_cell(cell, index)
+            # nbclient writes each executed cell back into nb.cells[index]: keep the sources apart
+            sources = {grade_id: nb.cells[index].source for grade_id, index in cells.items()}
+            broken = [g for g in tests if _failure(nb.cells[cells[g]])]
+            if broken:
+                raise RuntimeError(f"{name}: the solution itself fails {broken}")
+            bar = tqdm(cases, desc=name, unit="case", disable=not progress, file=sys.stdout)
+            for grade_id, kind, case, source in bar:
+                if grade_id not in cells:
+                    raise KeyError(f"{name}: no solution cell {grade_id!r} (case {case})")
+                outcome = Outcome(name, grade_id, kind, case)
+                trial = nbformat.v4.new_code_cell(source)
+                client.execute_cell(trial, cells[grade_id])
+                failures = {}
+                for test in tests:
+                    test_cell = nbformat.v4.new_code_cell(sources[test])
+                    client.execute_cell(test_cell, cells[test])
+                    failure = _failure(test_cell)
+                    if failure:
+                        failures[test] = failure
+                restore = nbformat.v4.new_code_cell(sources[grade_id])
+                client.execute_cell(restore, cells[grade_id])
+                outcome.failed_tests = sorted(failures)
+                own = _own_tests(grade_id, tests)
+                outcome.message = " | ".join(failures[t] for t in sorted(failures) if t in own)
+                if kind == "mistake":
+                    outcome.caught = bool(failures) and set(failures) == own
+                    title = CATALOGUE[case].title if case in CATALOGUE else None
+                    outcome.named = outcome.caught and title is not None and title in outcome.message
+                    outcome.ok = outcome.caught and outcome.named
+                else:
+                    outcome.ok = not failures
+                outcomes.append(outcome)
+    return outcomes
+
+
+def table(outcomes: list[Outcome]) -> str:
+    rows = {}
+    for o in outcomes:
+        row = rows.setdefault((o.notebook, o.exercise), [0, 0, 0, 0, 0])
+        if o.kind == "mistake":
+            row[0] += 1
+            row[1] += o.caught
+            row[2] += o.named
+        else:
+            row[3] += 1
+            row[4] += o.ok
+    lines = [f"{'notebook':<32} {'exercise':<28} {'mutants caught':>15} {'named correctly':>16} {'variants accepted':>18}"]
+    totals = [0, 0, 0, 0, 0]
+    for (notebook, exercise), (n, caught, named, nv, accepted) in rows.items():
+        lines.append(f"{notebook:<32} {exercise:<28} {f'{caught}/{n}':>15} {f'{named}/{n}':>16} {f'{accepted}/{nv}':>18}")
+        totals = [a + b for a, b in zip(totals, (n, caught, named, nv, accepted), strict=True)]
+    n, caught, named, nv, accepted = totals
+    lines.append(f"{'TOTAL':<32} {'':<28} {f'{caught}/{n}':>15} {f'{named}/{n}':>16} {f'{accepted}/{nv}':>18}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
+    parser.add_argument("--json", type=Path, help="also write every outcome to this JSON file")
+    args = parser.parse_args(argv)
+    names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
+             if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
+    outcomes = [o for name in names for o in evaluate(name)]
+    print(table(outcomes))
+    for o in outcomes:
+        if not o.ok:
+            print(f"NOT OK  {o.notebook} {o.exercise} {o.kind} {o.case}: failed {o.failed_tests} {o.message[:300]}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
