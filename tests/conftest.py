@@ -1,9 +1,9 @@
 """Shared fixtures: the course's notebooks and one nbgrader run over a generated class.
 
 The class holds, for every source notebook: the solutions filled into the learner copy (``solved``),
-the untouched learner copy (``blank``), and for every exercise a copy with only that exercise left
-unanswered (``skip-<grade_id>``). Grading them all once, in one course directory, keeps the suite
-fast; the tests then read the CSV.
+the untouched learner copy (``blank``), and for every exercise a copy with only that exercise wrong
+(``wrong-<grade_id>``): the first learner-style mistake of tests/cases/ for it, or, without cases,
+the exercise left unanswered. Grading them all once, in one course directory, keeps the suite fast.
 """
 
 from __future__ import annotations
@@ -43,6 +43,16 @@ def test_points(name: str) -> dict[str, float]:
 STUB = "raise NotImplementedError()"
 
 
+def wrong_answer(name: str, grade_id: str) -> tuple[str | None, str | None]:
+    """(mistake id, learner source) of the first catalogued mistake for an exercise, if any."""
+    from autograder.accuracy import load_cases
+
+    mistakes, _ = load_cases(name)
+    for mistake_id, source in mistakes.get(grade_id, {}).items():
+        return mistake_id, source
+    return None, None
+
+
 def write_submission(root: Path, student: str, name: str, nb) -> Path:
     path = root / student / name / f"{name}.ipynb"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -66,8 +76,9 @@ def graded_class(tmp_path_factory):
         write_submission(submissions, "solved", name, nbio.fill_solutions(learner, source))
         write_submission(submissions, "blank", name, learner)
         for grade_id in solution_cells(name):
-            skipped = nbio.fill_solutions(learner, source, {grade_id: _stubbed(source, grade_id)})
-            write_submission(submissions, f"skip-{grade_id}", name, skipped)
+            _, answer = wrong_answer(name, grade_id)
+            wrong = nbio.fill_solutions(learner, source, {grade_id: answer or _stubbed(source, grade_id)})
+            write_submission(submissions, f"wrong-{grade_id}", name, wrong)
     results = grade(submissions, root / "out", progress=False)
     return {(r.student, r.assignment): r for r in results}, root / "out"
 

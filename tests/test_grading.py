@@ -6,7 +6,9 @@ import html
 import re
 
 import pytest
-from conftest import ASSIGNMENTS, SOLUTIONS, nbio, solution_cells, test_points
+from conftest import ASSIGNMENTS, SOLUTIONS, nbio, solution_cells, test_points, wrong_answer
+
+from attention_course.mistakes import CATALOGUE
 
 pytestmark = pytest.mark.slow
 
@@ -32,14 +34,18 @@ def test_untouched_learner_copy_gets_zero(graded_class, name):
 @pytest.mark.parametrize(
     "name, grade_id", [(name, grade_id) for name in ASSIGNMENTS for grade_id in solution_cells(name)]
 )
-def test_one_unanswered_exercise_loses_exactly_its_points(graded_class, name, grade_id):
-    results, _ = graded_class
-    result = results[(f"skip-{grade_id}", name)]
+def test_one_wrong_exercise_loses_exactly_its_points_and_is_named(graded_class, name, grade_id):
+    results, out = graded_class
+    result = results[(f"wrong-{grade_id}", name)]
     own = {test: points for test, points in test_points(name).items()
            if test == f"correct_{grade_id}" or test.startswith(f"correct_{grade_id}_")}
     assert own, f"no test cell named correct_{grade_id} in {name}"
     assert result.status == "graded", result.message
     assert result.auto_max_score - result.auto_score == sum(own.values())
+    mistake_id, _ = wrong_answer(name, grade_id)
+    if mistake_id:
+        feedback = page_text(out / "feedback" / f"wrong-{grade_id}" / f"{name}.html")
+        assert CATALOGUE[mistake_id].title in feedback
 
 
 def hidden_lines(name: str) -> list[str]:

@@ -1,0 +1,333 @@
+"""End to end in a real browser: JupyterLab, started the way README says, runs notebook 01 and validates it.
+
+Debian's Chromium (``apt-get install chromium``, ``/usr/bin/chromium``) is driven by Playwright's
+Python package; Playwright's own browser download is not used. JupyterLab is started through
+the command ``python3 tasks.py lab`` (README's) runs, ``<venv python> -m jupyter lab``, taken from
+tasks.py and started in the repository root with tasks.py's environment, with extra arguments: no
+browser, a free port on 127.0.0.1, a known token, and as root directory a temporary copy of
+``notebooks/`` in which notebook 01 has its solutions filled in (tasks.py cannot simply be given
+another ``--ServerApp.root_dir``: the server refuses a second one). The repository's notebooks are
+never written to.
+
+The test opens notebook 01, runs *Run → Run All Cells*, waits for every code cell to finish and
+the kernel to be idle, checks that the attention heatmap is shown and no cell raised, then presses
+nbgrader's **Validate** button and checks that its dialog reports success. Screenshots (after the
+run, after validation, on failure) and JupyterLab's log go to ``artifacts/browser/``.
+
+Without ``/usr/bin/chromium`` the test is skipped, unless the environment variable ``CI`` is set:
+then it fails, so that CI really runs it (``.ci/run`` installs Chromium when it can).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import tasks  # noqa: E402
+from autograder import NOTEBOOKS, SOLUTIONS  # noqa: E402
+from autograder import notebooks as nbio  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "artifacts" / "browser"
+NOTEBOOK = "01_attention_without_weights.ipynb"
+# nbgrader 0.9.6's labextension (static/161.*.js) writes exactly this into its "Validation Results"
+# dialog, in a <div class="validation-success">, when every test cell passes.
+VALIDATE_SUCCESS = "Success! Your notebook passes all the tests."
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+    "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
+    "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+    "--metrics-recording-only", "--mute-audio",
+]
+
+# Generous limits: two slow shared cores, a kernel that imports PyTorch, and Validate runs the whole
+# notebook once more in a fresh kernel.
+SERVER_START_S = 240
+PAGE_LOAD_S = 180
+RUN_ALL_S = 420
+VALIDATE_S = 420
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _http(url: str, token: str, method: str = "GET", timeout: float = 5) -> int:
+    request = urllib.request.Request(url, method=method, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return response.status
+
+
+def _log_tail(path: Path, chars: int = 4000) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[-chars:]
+    except OSError:
+        return "(no log)"
+
+
+@pytest.fixture
+def chromium() -> Path:
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    reason = (f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) "
+              "to run the browser test")
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI is set, so the browser test must run", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for stale in ("01-after-run-all.png", "02-after-validate.png", "failure.png", "jupyterlab.log"):
+        (ARTIFACTS / stale).unlink(missing_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def lab(tmp_path, artifacts, request):
+    """JupyterLab on a temporary copy of notebooks/ with notebook 01 solved; yields (url, root, token).
+
+    The finalizer shuts the server down through its API (which also shuts down its kernels), then
+    ends whatever of its process tree is still alive, so no process outlives the test.
+    """
+    root = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    solved = nbio.fill_solutions(nbio.read(NOTEBOOKS / NOTEBOOK), nbio.read(SOLUTIONS / NOTEBOOK))
+    (root / NOTEBOOK).write_text(nbio.dumps(solved), encoding="utf-8")
+
+    port, token = _free_port(), secrets.token_hex(24)
+    home = tmp_path / "jupyter"
+    env = {key: value for key, value in os.environ.items()
+           if key != "ATTENTION_COURSE_INSTALL" and not key.startswith(("JUPYTER", "JPY_"))}
+    # What tasks.run() adds to the environment.
+    env["PATH"] = f"{tasks.BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env.update(
+        # The learner's own JupyterLab settings, workspaces and runtime files stay out of the test.
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        PYTHONUNBUFFERED="1",
+    )
+    command = _lab_command(root, [
+        "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # CI runs as root in a container, where jupyter refuses to start without this.
+        *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
+    ])
+    log_path = artifacts / "jupyterlab.log"
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 (closed by the finalizer)
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+
+    def stop() -> None:
+        _stop_tree(process, base, token)
+        log.close()
+
+    request.addfinalizer(stop)
+
+    deadline = time.monotonic() + SERVER_START_S
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode} before serving:\n"
+                        f"{_log_tail(log_path)}", pytrace=False)
+        try:
+            if _http(f"{base}/api/status", token) == 200:
+                break
+        except (OSError, urllib.error.URLError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"JupyterLab did not answer on {base} within {SERVER_START_S} s:\n"
+                        f"{_log_tail(log_path)}", pytrace=False)
+        time.sleep(0.5)
+    # The root_dir override took effect: the server sees the temporary copy, not notebooks/.
+    request_contents = urllib.request.Request(f"{base}/api/contents/{NOTEBOOK}?content=0",
+                                              headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request_contents, timeout=30) as response:
+        assert json.load(response)["path"] == NOTEBOOK
+    yield base, root, token
+
+
+def _lab_command(root: Path, extra: list[str]) -> list[str]:
+    """The command `python3 tasks.py lab EXTRA...` runs, taken from tasks.py, with root_dir=root."""
+    captured: list[list[str]] = []
+
+    def run(*args, **kwargs) -> int:
+        captured.append([str(arg) for arg in args])
+        return 0
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tasks, "setup", lambda: None)
+        patch.setattr(tasks, "run", run)
+        tasks.main(["lab", *extra])
+    assert len(captured) == 1, captured
+    command = captured[0]
+    roots = [i for i, arg in enumerate(command) if arg.startswith("--ServerApp.root_dir=")]
+    assert roots and command[roots[0]] == f"--ServerApp.root_dir={NOTEBOOKS}", command
+    command[roots[0]] = f"--ServerApp.root_dir={root}"
+    assert command[:4] == [str(tasks.PYTHON), "-m", "jupyter", "lab"], command
+    return command
+
+
+def _stop_tree(process: subprocess.Popen, base: str, token: str) -> None:
+    """Shut JupyterLab down gracefully, then end any process of its tree still alive."""
+    try:
+        import psutil
+
+        tree = [psutil.Process(process.pid), *psutil.Process(process.pid).children(recursive=True)]
+    except Exception:  # psutil missing, or the process already gone
+        tree = []
+    if process.poll() is None:
+        try:
+            _http(f"{base}/api/shutdown", token, method="POST", timeout=30)
+        except (OSError, urllib.error.URLError):
+            pass
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                pass
+    # Kernels run in sessions of their own; end those the server left behind.
+    for proc in tree[1:]:
+        try:
+            if proc.is_running() and proc.status() != "zombie":
+                proc.terminate()
+        except Exception:
+            pass
+    for proc in tree[1:]:
+        try:
+            proc.wait(timeout=10)
+        except Exception:
+            try:
+                proc.kill()
+            except Exception:
+                pass
+
+
+def _code_cell_prompts(page) -> list[str]:
+    return page.locator(".jp-NotebookPanel:visible .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+
+
+def _wait_until(predicate, timeout_s: float, what: str, page, interval_s: float = 1.0):
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+        page.wait_for_timeout(interval_s * 1000)
+
+
+def test_notebook_01_runs_and_validates_in_jupyterlab(chromium, lab, artifacts):
+    from playwright.sync_api import expect, sync_playwright
+
+    base, root, token = lab
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(60_000)
+            try:
+                _drive(page, base, root, token, artifacts, expect)
+            except BaseException:
+                try:
+                    page.screenshot(path=str(artifacts / "failure.png"))
+                except Exception:
+                    pass
+                raise
+        finally:
+            browser.close()
+
+
+def _drive(page, base: str, root: Path, token: str, artifacts: Path, expect) -> None:
+    page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}", timeout=PAGE_LOAD_S * 1000)
+    panel = page.locator(".jp-NotebookPanel:visible")
+    expect(panel).to_have_count(1, timeout=PAGE_LOAD_S * 1000)
+    expect(panel.locator(".jp-CodeCell").first).to_be_visible(timeout=PAGE_LOAD_S * 1000)
+    indicator = panel.locator(".jp-Notebook-ExecutionIndicator")
+    expect(indicator).to_have_attribute("data-status", "idle", timeout=PAGE_LOAD_S * 1000)
+    n_code = panel.locator(".jp-CodeCell").count()
+    assert n_code > 5, f"notebook 01 shows only {n_code} code cells"
+
+    # Run → Run All Cells, from the menu bar, as a learner would.
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+    def all_ran():
+        prompts = _code_cell_prompts(page)
+        return len(prompts) == n_code and all(re.fullmatch(r"\[\d+\]:", p.strip()) for p in prompts)
+
+    _wait_until(all_ran, RUN_ALL_S, "every code cell to show an execution count", page)
+    expect(indicator).to_have_attribute("data-status", "idle", timeout=RUN_ALL_S * 1000)
+
+    # No cell raised: an error output is rendered as stderr text holding the traceback.
+    stderr = panel.locator('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]')
+    errors = [text for text in stderr.all_inner_texts()
+              if re.search(r"Traceback|Error|Exception", text)]
+    assert not errors, "a cell raised in JupyterLab:\n" + "\n---\n".join(t[-2000:] for t in errors)
+
+    # The heatmap: an image output that the browser actually decoded.
+    image = panel.locator(".jp-OutputArea-output .jp-RenderedImage img")
+    expect(image.first).to_be_attached()
+    image.last.scroll_into_view_if_needed()
+    expect(image.last).to_be_visible()
+    width = image.last.evaluate("img => img.naturalWidth")
+    assert width > 100, f"the heatmap image has natural width {width}"
+    page.screenshot(path=str(artifacts / "01-after-run-all.png"))
+
+    # nbgrader's Validate button (notebook toolbar): saves, then validates on the server.
+    button = panel.locator(".jp-Toolbar .validate-button")
+    expect(button).to_be_visible()
+    button.locator("jp-button, button").first.click()
+    dialog = page.locator(".jp-Dialog").filter(has_text="Validation Results")
+    expect(dialog).to_be_visible(timeout=VALIDATE_S * 1000)
+    body = dialog.locator(".jp-Dialog-body")
+    page.screenshot(path=str(artifacts / "02-after-validate.png"))
+    text = body.inner_text()
+    assert VALIDATE_SUCCESS in text, f"Validate did not report success:\n{text[-3000:]}"
+    expect(body.locator(".validation-success")).to_have_count(1)
+    dialog.get_by_role("button", name="Ok").click()
+    expect(dialog).to_have_count(0)
+
+    # Validate saved the notebook first: the file on disk holds the outputs, without an error.
+    saved = json.loads((root / NOTEBOOK).read_text(encoding="utf-8"))
+    outputs = [o for c in saved["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o["output_type"] == "error"], "the saved notebook has an error"
+    assert any("image/png" in o.get("data", {}) for o in outputs), "the saved notebook has no image"
