@@ -1,11 +1,13 @@
 """Put every source notebook in ``solutions/`` in canonical form (see ``autograder.notebooks``).
 
-``python -m autograder.fmt --check`` lists the ones that are not, and exits 1.
+``python -m autograder.fmt --check`` lists the ones that are not, and exits 1. Paths given as
+arguments limit it to those notebooks.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from . import SOLUTIONS
 from . import notebooks as nbio
@@ -13,9 +15,15 @@ from . import notebooks as nbio
 
 def main(argv: list[str]) -> int:
     changed = []
-    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+    named = [Path(a) for a in argv if a.endswith(".ipynb")]
+    for path in named or sorted(SOLUTIONS.glob("*.ipynb")):
         text = path.read_text(encoding="utf-8")
-        canonical = nbio.dumps(nbio.clean(nbio.read(path)))
+        try:
+            canonical = nbio.dumps(nbio.clean(nbio.read(path)))
+        except Exception as error:  # one unreadable notebook must not stop the others
+            print(f"{path.name}: cannot be read ({type(error).__name__}: {error})")
+            changed.append(path.name)
+            continue
         if text != canonical:
             changed.append(path.name)
             if "--check" not in argv:

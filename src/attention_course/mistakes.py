@@ -184,6 +184,72 @@ _CATALOGUE = [
         "only part of the output was computed",
         "Check that every query row (every token) gets its own output.",
     ),
+    Mistake(
+        "softmax_over_all_entries",
+        "the softmax normalises over the whole matrix instead of each row",
+        "scipy.special.softmax without an axis normalises over every entry at once, so only the "
+        "whole matrix sums to 1. Pass axis=-1 so that each query's row sums to 1.",
+    ),
+    Mistake(
+        "scaled_too_early",
+        "the raw scores were already divided by sqrt(d_k)",
+        "This step returns the plain dot products; the division by sqrt(d_k) belongs to the next "
+        "step, just before the softmax.",
+    ),
+    Mistake(
+        "std_instead_of_variance",
+        "the standard deviation was returned instead of the variance",
+        "The variance is the mean squared distance from the mean; the standard deviation is its "
+        "square root.",
+    ),
+    Mistake(
+        "entropy_nan_for_zero_weights",
+        "the entropy is nan when a weight is exactly 0",
+        "0 * log(0) evaluates to 0 * -inf = nan, although its limit is 0. Compute log p from the "
+        "scores (a log-softmax) instead of taking the log of p.",
+    ),
+    Mistake(
+        "jacobian_diagonal_only",
+        "the softmax Jacobian has only its diagonal term",
+        "Raising one score lowers every other weight as well: the off-diagonal entries are "
+        "-p_i * p_j.",
+    ),
+    Mistake(
+        "jacobian_sign_flipped",
+        "the softmax Jacobian has the wrong sign",
+        "Raising score i raises weight i: the diagonal entries p_i (1 - p_i) are positive.",
+    ),
+    # --- notebook 05: batches and masks ---
+    Mistake(
+        "keys_transpose_all_axes",
+        "keys.T reversed every axis of a batch, not just the last two",
+        "On an array of shape (..., tokens, d_k), .T also moves the batch axes. Swap only the last "
+        "two axes: np.swapaxes(keys, -1, -2).",
+    ),
+    Mistake(
+        "mask_with_zero",
+        "masked scores were set to 0 instead of -inf",
+        "A score of 0 still gets the weight e^0 before normalising. Put -inf where the mask is "
+        "False, so that the softmax gives those keys exactly 0.",
+    ),
+    Mistake(
+        "padding_mask_on_queries",
+        "the padding mask hides queries instead of keys",
+        "No query may attend to a padding token, so padding is masked along the keys: shape "
+        "(batch, 1, n_tokens), which broadcasts over the queries.",
+    ),
+    Mistake(
+        "padding_mask_off_by_one",
+        "the padding mask is off by one",
+        "Sequence b has lengths[b] real tokens, at positions 0 .. lengths[b] - 1.",
+    ),
+    # --- notebook 06: multi-head attention ---
+    Mistake(
+        "heads_interleaved",
+        "each head took every n_heads-th column instead of a block of neighbouring columns",
+        "Head h owns the columns h*d_head to (h+1)*d_head. Reshape the feature axis as "
+        "(n_heads, d_head), heads first, and undo it in the same order when combining.",
+    ),
 ]
 
 CATALOGUE: dict[str, Mistake] = {mistake.id: mistake for mistake in _CATALOGUE}

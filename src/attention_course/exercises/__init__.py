@@ -39,9 +39,16 @@ def in_framework(function: Callable, framework: str) -> Callable:
 
     def wrapped(*args, **kwargs):
         arrays = [to_numpy(a) if hasattr(a, "shape") else a for a in args]
-        result = np.asarray(function(*arrays, **kwargs))
         dtypes = [a.dtype for a in arrays if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.floating)]
-        return to_framework(result.astype(dtypes[0] if dtypes else result.dtype), framework)
+
+        def convert(result):
+            result = np.asarray(result)
+            return to_framework(result.astype(dtypes[0] if dtypes else result.dtype), framework)
+
+        result = function(*arrays, **kwargs)
+        if isinstance(result, tuple):  # several arrays (queries, keys, values): convert each
+            return tuple(convert(part) for part in result)
+        return convert(result)
 
     wrapped.__name__ = getattr(function, "__name__", "reference")
     return wrapped
