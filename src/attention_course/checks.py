@@ -221,8 +221,8 @@ def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, expe
     coarsest = min(floats, key=lambda d: d.itemsize) if floats else np.dtype(np.float64)
     if close(actual, expected, coarsest):
         if not quiet:
-            print(f"✓ {spec.name}: correct for input of shape "
-                  f"{', '.join(str(np.shape(v)) for v in numpy_inputs if hasattr(v, 'shape'))}")
+            described = ", ".join(str(np.shape(v)) if hasattr(v, "shape") else repr(v) for v in numpy_inputs)
+            print(f"✓ {spec.name}: correct for input {described}")
         if expect is not None:
             expect_close(actual, expect, decimals, what or f"{spec.name}'s result")
         return
@@ -233,13 +233,13 @@ def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, expe
 # --- properties that hold for any correct answer -------------------------------------------------
 
 
-def check_rows_sum_to_one(exercise: str, candidate: Callable, *inputs, axis: int = -1) -> None:
+def check_rows_sum_to_one(exercise: str, candidate: Callable, *inputs, axis: int = -1, **kwargs) -> None:
     """Every row of the result (along ``axis``) sums to 1 and no weight is negative."""
     spec = get_exercise(exercise)
-    actual = _run(spec, candidate, inputs, {}).astype(np.float64)
+    actual = _run(spec, candidate, inputs, kwargs).astype(np.float64)
     sums = actual.sum(axis=axis)
     if not (bool(_ALLCLOSE(sums, 1.0, 1e-4, 1e-5)) and np.all(actual >= -1e-7)):
-        named = diagnose(spec, _run(spec, candidate, inputs, {}), _numpy_inputs(inputs), {})
+        named = diagnose(spec, _run(spec, candidate, inputs, kwargs), _numpy_inputs(inputs), kwargs)
         _fail(spec.name, named or "the weights of each query should be non-negative and sum to 1 "
               f"(row sums here range from {np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}).")
     print(f"✓ {spec.name}: every row sums to 1")
@@ -258,7 +258,7 @@ def check_shift_invariance(exercise: str, candidate: Callable, scores, *rest, sh
 
 
 def check_permutation_equivariance(
-    exercise: str, candidate: Callable, *inputs, token_args=(0,), seed: int = 0
+    exercise: str, candidate: Callable, *inputs, token_args=(0,), seed: int = 0, **kwargs
 ) -> None:
     """Reordering the tokens reorders the outputs the same way, and changes nothing else.
 
@@ -269,10 +269,10 @@ def check_permutation_equivariance(
     n_tokens = numpy_inputs[token_args[0]].shape[-2]
     order = np.random.default_rng(seed).permutation(n_tokens)
     permuted = tuple(v[..., order, :] if i in token_args else v for i, v in enumerate(numpy_inputs))
-    plain = _run(spec, candidate, numpy_inputs, {})
-    reordered = _run(spec, candidate, permuted, {})
+    plain = _run(spec, candidate, numpy_inputs, kwargs)
+    reordered = _run(spec, candidate, permuted, kwargs)
     if plain.ndim < 2 or not close(reordered, plain[..., order, :], np.float32):
-        named = diagnose(spec, plain, numpy_inputs, {})
+        named = diagnose(spec, plain, numpy_inputs, kwargs)
         _fail(spec.name, named or "reordering the tokens should reorder the outputs in the same "
               "way and change nothing else.")
     print(f"✓ {spec.name}: reordering the tokens reorders the outputs")
