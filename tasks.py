@@ -72,7 +72,8 @@ def main(argv: list[str]) -> int:
     if task == "setup":
         return 0
     if task == "lab":
-        return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *rest)
+        as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
+        return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *as_root, *rest)
     if task == "test":
         return run(PYTHON, "-m", "pytest", *rest, check=False)
     if task == "build":
