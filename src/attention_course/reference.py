@@ -54,7 +54,7 @@ def attention_scores(queries, keys, scale: bool | float = True) -> np.ndarray:
     queries, keys = as_float(queries), as_float(keys)
     scores = queries @ np.swapaxes(keys, -1, -2)  # (..., n_queries, n_keys)
     if scale is True:
-        scale = np.sqrt(keys.shape[-1])
+        scale = np.sqrt(keys.shape[-1], dtype=scores.dtype)  # a float64 scalar would promote float32
     return scores / scale if scale else scores
 
 

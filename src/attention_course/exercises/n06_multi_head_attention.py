@@ -1,0 +1,200 @@
+"""Notebook 06: multi-head attention in NumPy, checked against PyTorch and Keras (seeds 003, 004).
+
+Head ``h`` owns the columns ``h * d_head : (h + 1) * d_head`` of the projected queries, keys and
+values, as in :func:`attention_course.reference.split_heads`, ``torch.nn.MultiheadAttention`` and
+``keras.layers.MultiHeadAttention``. The ``*_vs_torch`` and ``*_vs_keras`` exercises grade the
+learner's ``multi_head_attention`` against the libraries themselves, given the same weights; they
+import PyTorch and TensorFlow only when such a check runs.
+"""
+
+import numpy as np
+
+from .. import reference as ref
+from . import Exercise
+
+# --- splitting and combining heads, right and wrong ----------------------------------------------
+
+
+def _split_no_transpose(x, n_heads):
+    """Reshape straight to (..., heads, tokens, d_head): each 'head' gets pieces of several tokens."""
+    x = np.asarray(x)
+    *lead, tokens, d_model = x.shape
+    return x.reshape(*lead, n_heads, tokens, d_model // n_heads)
+
+
+def _split_interleaved(x, n_heads):
+    """Head h takes every n_heads-th column (h, h + n_heads, ...) instead of a block."""
+    x = np.asarray(x)
+    *lead, tokens, d_model = x.shape
+    x = x.reshape(*lead, tokens, d_model // n_heads, n_heads)  # (..., tokens, d_head, heads)
+    return np.moveaxis(x, -1, -3)  # (..., heads, tokens, d_head)
+
+
+def _combine_no_transpose(x):
+    x = np.asarray(x)
+    *lead, heads, tokens, d_head = x.shape
+    return x.reshape(*lead, tokens, heads * d_head)
+
+
+def _combine_interleaved(x):
+    x = np.moveaxis(np.asarray(x), -3, -1)  # (..., tokens, d_head, heads)
+    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+
+
+def _combine_on_tokens(x):
+    """The heads stacked below each other: (..., heads * tokens, d_head)."""
+    x = np.asarray(x)
+    *lead, heads, tokens, d_head = x.shape
+    return x.reshape(*lead, heads * tokens, d_head)
+
+
+# --- attention per head, with one knob per mistake -----------------------------------------------
+
+
+def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_head",
+            keys_first=False):
+    inputs = ref.as_float(inputs)
+    queries = split(inputs @ ref.as_float(w_query), n_heads)  # (..., heads, tokens, d_head)
+    keys = split(inputs @ ref.as_float(w_key), n_heads)
+    scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
+              else queries @ np.swapaxes(keys, -1, -2))  # (..., heads, tokens, tokens)
+    if scale == "d_head":  # a scale of the scores' dtype keeps float32 in float32 (NumPy 2)
+        scores = scores / np.sqrt(keys.shape[-1], dtype=scores.dtype)
+    elif scale == "d_model":
+        scores = scores / np.sqrt(inputs.shape[-1], dtype=scores.dtype)
+    return scores
+
+
+def _head_weights(split=ref.split_heads, scale="d_head", axis=-1, keys_first=False,
+                  softmax=True):
+    def head_weights(inputs, w_query, w_key, n_heads):
+        scores = _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
+        return ref.softmax(scores, axis=axis) if softmax else scores
+
+    return head_weights
+
+
+def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head", axis=-1,
+                keys_first=False, returns="output", project=True):
+    weights_of = _head_weights(split, scale, axis, keys_first)
+
+    def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
+        inputs = ref.as_float(inputs)
+        weights = weights_of(inputs, w_query, w_key, n_heads)  # (..., heads, tokens, tokens)
+        if returns == "weights":
+            return weights
+        if returns == "weights_times_scores":
+            context = weights @ _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
+        else:
+            values = split(inputs @ ref.as_float(w_value), n_heads)  # (..., heads, tokens, d_head)
+            context = weights @ values  # (..., heads, tokens, d_head)
+        concatenated = combine(context)  # (..., tokens, heads * d_head)
+        return concatenated @ ref.as_float(w_out) if project else concatenated
+
+    return multi_head_attention
+
+
+_MHA_MUTANTS = {
+    "missing_output_projection": _multi_head(project=False),
+    "heads_reshape_without_transpose": _multi_head(split=_split_no_transpose,
+                                                   combine=_combine_no_transpose),
+    "heads_interleaved": _multi_head(split=_split_interleaved, combine=_combine_interleaved),
+    "no_scaling": _multi_head(scale=None),
+    "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
+    "softmax_wrong_axis": _multi_head(axis=-2),
+    "keys_times_queries": _multi_head(keys_first=True),
+    "weights_times_scores": _multi_head(returns="weights_times_scores"),
+    "returns_weights": _multi_head(returns="weights"),
+}
+
+# During a check, the learner's own earlier answers are replaced by these references.
+_USES_SPLIT = {"split_heads": ref.split_heads}
+_USES_ALL = {
+    "split_heads": ref.split_heads,
+    "combine_heads": ref.combine_heads,
+    "head_weights": _head_weights(),
+}
+
+
+# --- the same computation in the libraries -------------------------------------------------------
+
+
+def _torch_reference(inputs, w_query, w_key, w_value, w_out, n_heads):
+    """torch.nn.MultiheadAttention loaded with the given weights; inputs (batch, tokens, d_model)."""
+    import torch
+
+    from .. import reference_torch
+
+    dtype = ref.as_float(inputs).dtype
+    tensors = [torch.from_numpy(np.ascontiguousarray(a, dtype=dtype))
+               for a in (inputs, w_query, w_key, w_value, w_out)]
+    return reference_torch.multi_head_attention_module(*tensors, n_heads).detach().numpy()
+
+
+def _keras_reference(inputs, w_query, w_key, w_value, w_out, n_heads):
+    """keras.layers.MultiHeadAttention loaded with the given weights (computes in float32)."""
+    from .. import reference_tf
+
+    arrays = [np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key, w_value, w_out)]
+    return np.asarray(reference_tf.multi_head_attention_layer(*arrays, n_heads))
+
+
+EXERCISES = [
+    Exercise(
+        "split_heads",
+        reference=ref.split_heads,
+        returns="an array of shape (..., heads, tokens, d_head)",
+        integers_ok=True,
+        mutants={
+            "heads_reshape_without_transpose": _split_no_transpose,
+            "heads_interleaved": _split_interleaved,
+        },
+    ),
+    Exercise(
+        "combine_heads",
+        reference=ref.combine_heads,
+        returns="an array of shape (..., tokens, heads * d_head)",
+        integers_ok=True,
+        mutants={
+            "heads_reshape_without_transpose": _combine_no_transpose,
+            "heads_concatenated_on_wrong_axis": _combine_on_tokens,
+            "heads_interleaved": _combine_interleaved,
+        },
+    ),
+    Exercise(
+        "head_weights",
+        reference=_head_weights(),
+        returns="an array of weights of shape (..., heads, tokens, tokens)",
+        uses=_USES_SPLIT,
+        mutants={
+            "no_scaling": _head_weights(scale=None),
+            "scale_by_sqrt_d_model": _head_weights(scale="d_model"),
+            "softmax_wrong_axis": _head_weights(axis=-2),
+            "keys_times_queries": _head_weights(keys_first=True),
+            "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
+            "heads_interleaved": _head_weights(split=_split_interleaved),
+            "returns_scores": _head_weights(softmax=False),
+        },
+    ),
+    Exercise(
+        "multi_head_attention",
+        reference=_multi_head(),
+        returns="an array of shape (..., tokens, d_out)",
+        uses=_USES_ALL,
+        mutants=_MHA_MUTANTS,
+    ),
+    Exercise(
+        "multi_head_attention_vs_torch",
+        reference=_torch_reference,
+        returns="an array of shape (batch, tokens, d_model)",
+        uses=_USES_ALL,
+        mutants=_MHA_MUTANTS,
+    ),
+    Exercise(
+        "multi_head_attention_vs_keras",
+        reference=_keras_reference,
+        returns="an array of shape (batch, tokens, d_model)",
+        uses=_USES_ALL,
+        mutants=_MHA_MUTANTS,
+    ),
+]
