@@ -84,9 +84,10 @@ def find_submissions(folder: Path, known: list[str]) -> dict[tuple[str, str], li
         match = _LMS_NAME.match(path.name)
         if path.parent != folder or not match:
             continue
-        for name in known:
-            if name in match["file"]:
-                found.setdefault((match["student"], name), []).append(path)
+        rest = path.name[len(match["student"]) + 1:]  # ids, "late_", the original file name
+        names = [name for name in known if name in rest]
+        if names:
+            found.setdefault((match["student"], max(names, key=len)), []).append(path)
     return found
 
 
@@ -113,10 +114,14 @@ def choose_notebook(candidates: list[Path], assignment: str, source_ids: set[str
 def validate(path: Path) -> str | None:
     """None if ``path`` is a notebook nbgrader can read, else a one-line reason."""
     try:
+        json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        return "not valid notebook JSON (not UTF-8 text)"
+    except json.JSONDecodeError as error:
+        return f"not valid notebook JSON ({error.msg} at line {error.lineno}, column {error.colno})"
+    try:
         nb = nbformat.read(str(path), as_version=4)
         nbformat.validate(nb)
-    except json.JSONDecodeError as error:
-        return f"not valid notebook JSON ({error.msg} at line {error.lineno})"
     except Exception as error:
         return f"not a valid notebook ({type(error).__name__}: {str(error).splitlines()[0][:160]})"
     return None

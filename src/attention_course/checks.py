@@ -142,7 +142,9 @@ def _run(spec: Exercise, candidate: Callable, inputs: tuple, kwargs: dict):
     except NotImplementedError:
         _fail(spec.name, "not implemented yet: replace `raise NotImplementedError()` with your code.")
     except Exception as error:  # the learner's code raised: say what, in one line
-        _fail(spec.name, f"your function raised {type(error).__name__}: {error}")
+        message = f"your function raised {type(error).__name__}: {str(error).splitlines()[0][:200]}"
+        suspect = _mistake_that_raises(spec, inputs, kwargs, str(error))
+        _fail(spec.name, f"{message}. Likely mistake: {suspect}" if suspect else message)
     for value, copy in zip(framework_inputs, before, strict=True):
         if hasattr(value, "shape") and not np.array_equal(to_numpy(value), copy, equal_nan=True):
             mistake = CATALOGUE["changes_inputs_in_place"]
@@ -155,6 +157,35 @@ def _run(spec: Exercise, candidate: Callable, inputs: tuple, kwargs: dict):
         return to_numpy(result)
     except Exception:
         _fail(spec.name, f"could not read the result as an array (got {type(result).__name__}).")
+
+
+def _mistake_that_raises(spec: Exercise, inputs: tuple, kwargs: dict, error: str) -> str | None:
+    """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique.
+
+    A matrix product with mismatched shapes, for one, is what a missing transpose produces on
+    non-square inputs, while the reference runs fine. Among several raising mutants, the one
+    raising the very same message (NumPy learners) is taken.
+    """
+    with _quiet():
+        try:
+            spec.reference(*_numpy_inputs(inputs), **kwargs)
+        except Exception:
+            return None  # the input itself is unusual: no basis for a guess
+        raising, same = [], []
+        for mistake_id, mutants in spec.mutants.items():
+            for mutant in mutants if isinstance(mutants, (list, tuple)) else (mutants,):
+                try:
+                    mutant(*_numpy_inputs(inputs), **kwargs)
+                except Exception as mutant_error:
+                    raising.append(mistake_id)
+                    if str(mutant_error) == error:
+                        same.append(mistake_id)
+                    break
+    candidates = sorted(set(same)) if same else sorted(set(raising))
+    if len(candidates) != 1:
+        return None
+    mistake = CATALOGUE[candidates[0]]
+    return f"{mistake.title}. Hint: {mistake.hint}"
 
 
 def _numpy_inputs(inputs: tuple) -> tuple:

@@ -134,9 +134,10 @@ _CATALOGUE = [
     ),
     Mistake(
         "heads_reshape_without_transpose",
-        "the heads were split with a reshape but no transpose",
+        "the heads were split or combined with a reshape but no transpose",
         "After reshaping (tokens, d_model) to (tokens, heads, d_head), move the heads axis in "
-        "front of the tokens axis so that each head sees all tokens.",
+        "front of the tokens axis so that each head sees all tokens; to combine, move it back "
+        "behind the tokens axis before merging (heads, d_head).",
     ),
     Mistake(
         "heads_concatenated_on_wrong_axis",

@@ -132,6 +132,11 @@ EXERCISES = [
             "returns_weights": _for_query(output=lambda w, q, k, v: w),
             "weights_times_keys": _for_query(output=lambda w, q, k, v: w @ k),
             "returns_scores": lambda query, keys, values: ref.dot_scores(query, keys),
+            "softmax_no_max_subtraction": _for_query(normalise=_naive_softmax),
+            "weights_times_scores": [  # weights @ scores (one number), or weights * scores
+                _for_query(output=lambda w, q, k, v: w @ (k @ q)),
+                _for_query(output=lambda w, q, k, v: w * (k @ q)),
+            ],
         },
     ),
     Exercise(
@@ -163,7 +168,11 @@ EXERCISES = [
             "returns_scores": _matrix(output=lambda w, q, k, v, s: s),
             "mixed_up_projections": _matrix(project=_project_mixed),
             "projection_order": _matrix(project=lambda *a: tuple(_project_columns(*a))),
-            "loop_leftover": _matrix(output=lambda w, q, k, v, s: (w @ v)[0]),
+            "softmax_no_max_subtraction": _matrix(normalise=_naive_softmax),
+            "loop_leftover": [  # `return` inside the loop over the queries: only the first row
+                _matrix(output=lambda w, q, k, v, s: (w @ v)[0]),
+                _matrix(output=lambda w, q, k, v, s: (w @ v)[:1]),
+            ],
         },
     ),
 ]

@@ -119,6 +119,7 @@ EXERCISES = [
             "keys_times_queries": lambda queries, keys: _scores(keys, queries),
             "keys_without_transpose": lambda queries, keys: np.asarray(queries) @ np.asarray(keys),
             "sum_instead_of_dot": lambda queries, keys: np.asarray(queries) * np.asarray(keys),
+            "scaled_too_early": lambda queries, keys: _scores(queries, keys) / _sqrt(np.shape(keys)[-1]),
         },
     ),
     Exercise(

@@ -105,6 +105,7 @@ EXERCISES = [
             "softmax_wrong_axis": _attention_with(weights_of=lambda s: ref.softmax(s, axis=0)),
             "softmax_over_all_entries": _attention_with(weights_of=_softmax_all_entries),
             "softmax_no_max_subtraction": _attention_with(weights_of=_naive_softmax),
+            "normalise_by_sum": _attention_with(weights_of=lambda s: s / s.sum(axis=-1, keepdims=True)),
             "weights_times_scores": _attention_with(combine=lambda weights, scores, values: weights @ scores),
             "returns_weights": _attention_with(combine=lambda weights, scores, values: weights),
             "mixed_up_projections": _attention_with(projections=(0, 2, 1)),  # keys from W_V, values from W_K
@@ -137,7 +138,10 @@ EXERCISES = [
         reference=lambda scores: _jacobian(ref.softmax(scores, axis=-1)),
         returns="an (n, n) array: entry (i, j) is the derivative of weight i with respect to score j",
         mutants={
-            "jacobian_diagonal_only": lambda scores: np.diag(ref.softmax(scores, axis=-1)),
+            "jacobian_diagonal_only": [  # diag(p) alone, or only the diagonal entries p_i (1 - p_i)
+                lambda scores: np.diag(ref.softmax(scores, axis=-1)),
+                lambda scores: np.diag(np.diag(_jacobian(ref.softmax(scores, axis=-1)))),
+            ],
             "jacobian_sign_flipped": lambda scores: -_jacobian(ref.softmax(scores, axis=-1)),
             "softmax_no_max_subtraction": lambda scores: _jacobian(_naive_softmax(scores)),
         },

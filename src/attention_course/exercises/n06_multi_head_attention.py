@@ -51,6 +51,20 @@ def _combine_on_tokens(x):
 # --- attention per head, with one knob per mistake -----------------------------------------------
 
 
+def _naive_softmax(scores, axis=-1):
+    """exp() without subtracting the maximum first: inf (then nan) on large scores."""
+    exps = np.exp(ref.as_float(scores))
+    return exps / exps.sum(axis=axis, keepdims=True)
+
+
+def _softmax_all(scores, axis=None):
+    """scipy.special.softmax without an axis: one normalisation over every entry of the array."""
+    return ref.softmax(ref.as_float(scores).reshape(-1)).reshape(np.shape(scores))
+
+
+_SOFTMAXES = {"stable": ref.softmax, "naive": _naive_softmax, "all": _softmax_all}
+
+
 def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_head",
             keys_first=False):
     inputs = ref.as_float(inputs)
@@ -66,17 +80,17 @@ def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_hea
 
 
 def _head_weights(split=ref.split_heads, scale="d_head", axis=-1, keys_first=False,
-                  softmax=True):
+                  softmax="stable"):
     def head_weights(inputs, w_query, w_key, n_heads):
         scores = _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
-        return ref.softmax(scores, axis=axis) if softmax else scores
+        return _SOFTMAXES[softmax](scores, axis=axis) if softmax else scores
 
     return head_weights
 
 
 def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head", axis=-1,
-                keys_first=False, returns="output", project=True):
-    weights_of = _head_weights(split, scale, axis, keys_first)
+                keys_first=False, returns="output", project=True, softmax="stable"):
+    weights_of = _head_weights(split, scale, axis, keys_first, softmax)
 
     def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
         inputs = ref.as_float(inputs)
@@ -96,12 +110,23 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
 
 _MHA_MUTANTS = {
     "missing_output_projection": _multi_head(project=False),
-    "heads_reshape_without_transpose": _multi_head(split=_split_no_transpose,
-                                                   combine=_combine_no_transpose),
-    "heads_interleaved": _multi_head(split=_split_interleaved, combine=_combine_interleaved),
+    # the same slip in the split and the combination, or in only one of them (the other done
+    # right, or by calling split_heads / combine_heads, which the checks replace by references)
+    "heads_reshape_without_transpose": [
+        _multi_head(split=_split_no_transpose, combine=_combine_no_transpose),
+        _multi_head(combine=_combine_no_transpose),
+        _multi_head(split=_split_no_transpose),
+    ],
+    "heads_interleaved": [
+        _multi_head(split=_split_interleaved, combine=_combine_interleaved),
+        _multi_head(combine=_combine_interleaved),
+        _multi_head(split=_split_interleaved),
+    ],
     "no_scaling": _multi_head(scale=None),
     "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
     "softmax_wrong_axis": _multi_head(axis=-2),
+    "softmax_no_max_subtraction": _multi_head(softmax="naive"),
+    "softmax_over_all_entries": _multi_head(softmax="all"),
     "keys_times_queries": _multi_head(keys_first=True),
     "weights_times_scores": _multi_head(returns="weights_times_scores"),
     "returns_weights": _multi_head(returns="weights"),
@@ -170,10 +195,12 @@ EXERCISES = [
             "no_scaling": _head_weights(scale=None),
             "scale_by_sqrt_d_model": _head_weights(scale="d_model"),
             "softmax_wrong_axis": _head_weights(axis=-2),
+            "softmax_no_max_subtraction": _head_weights(softmax="naive"),
+            "softmax_over_all_entries": _head_weights(softmax="all"),
             "keys_times_queries": _head_weights(keys_first=True),
             "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
             "heads_interleaved": _head_weights(split=_split_interleaved),
-            "returns_scores": _head_weights(softmax=False),
+            "returns_scores": _head_weights(softmax=None),
         },
     ),
     Exercise(
