@@ -4,7 +4,8 @@
   then stamped with the generated-file notice, the Colab badge and the Colab install cell, with
   images embedded (a relative image link does not render in Colab);
 - ``environment.yml`` from ``requirements.txt``;
-- the table of notebooks in ``README.md``;
+- the table of notebooks in ``README.md``, and its table of versions covered (``requirements.txt``
+  against the Colab-like ``[colab]`` packages of ``course.toml``);
 - the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong).
 
 ``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
@@ -132,6 +133,35 @@ def readme_table() -> str:
 _TABLE = re.compile(r"(<!-- notebooks:start -->\n).*?(<!-- notebooks:end -->)", re.S)
 
 
+def _pins(lines: list[str]) -> dict[str, str]:
+    """{normalised name: version} of ``name==version`` lines (comments and blanks skipped)."""
+    pins = {}
+    for line in lines:
+        line = line.split("#")[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            pins[name.strip().lower().replace("_", "-")] = version.strip()
+    return pins
+
+
+def versions_table() -> str:
+    """README's versions covered: the local pins against the Colab-like ones of ``course.toml``."""
+    local = _pins((REPO / "requirements.txt").read_text(encoding="utf-8").splitlines())
+    colab_settings = settings()["colab"]
+    colab = _pins(colab_settings["packages"])
+    python = settings().get("python", {}).get("version", "3.11")
+    rows = ["| Package | Local: `requirements.txt` (`python3 tasks.py test`) "
+            "| Colab-like: `course.toml` (`tests/test_colab.py`) |",
+            "|---|---|---|",
+            f"| Python | {python} or newer | {colab_settings['python']} (the test runs .venv's Python) |"]
+    for name, version in colab.items():
+        rows.append(f"| {name} | {local.get(name, '(not pinned)')} | {version} |")
+    return "\n".join(rows)
+
+
+_VERSIONS = re.compile(r"(<!-- versions:start -->\n).*?(<!-- versions:end -->)", re.S)
+
+
 SAMPLES = REPO / "autograder" / "samples" / "submissions"
 SAMPLE_ASSIGNMENT = "01_attention_without_weights"
 # cleo's softmax sums down the columns: right for one vector of scores, wrong for a matrix.
@@ -163,7 +193,8 @@ def expected_files() -> dict[Path, str]:
     files.update(sample_submissions(texts))
     files[REPO / "environment.yml"] = environment_yml()
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    files[REPO / "README.md"] = _TABLE.sub(lambda m: m[1] + readme_table() + "\n" + m[2], readme)
+    readme = _TABLE.sub(lambda m: m[1] + readme_table() + "\n" + m[2], readme)
+    files[REPO / "README.md"] = _VERSIONS.sub(lambda m: m[1] + versions_table() + "\n" + m[2], readme)
     return files
 
 
