@@ -32,7 +32,7 @@ def solution_cells(name: str) -> list[str]:
             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")]
 
 
-def test_points(name: str) -> dict[str, float]:
+def points_of_tests(name: str) -> dict[str, float]:
     """{grade_id: points} of the autograded test cells, in notebook order."""
     nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
     return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])

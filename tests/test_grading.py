@@ -6,7 +6,7 @@ import html
 import re
 
 import pytest
-from conftest import ASSIGNMENTS, SOLUTIONS, nbio, solution_cells, test_points, wrong_answer
+from conftest import ASSIGNMENTS, SOLUTIONS, nbio, points_of_tests, solution_cells, wrong_answer
 
 from attention_course.mistakes import CATALOGUE
 
@@ -18,7 +18,7 @@ def test_solutions_get_full_marks(graded_class, name):
     results, _ = graded_class
     result = results[("solved", name)]
     assert result.status == "graded", result.message
-    assert result.auto_max_score == sum(test_points(name).values()) > 0
+    assert result.auto_max_score == sum(points_of_tests(name).values()) > 0
     assert result.auto_score == result.auto_max_score
 
 
@@ -37,7 +37,7 @@ def test_untouched_learner_copy_gets_zero(graded_class, name):
 def test_one_wrong_exercise_loses_exactly_its_points_and_is_named(graded_class, name, grade_id):
     results, out = graded_class
     result = results[(f"wrong-{grade_id}", name)]
-    own = {test: points for test, points in test_points(name).items()
+    own = {test: points for test, points in points_of_tests(name).items()
            if test == f"correct_{grade_id}" or test.startswith(f"correct_{grade_id}_")}
     assert own, f"no test cell named correct_{grade_id} in {name}"
     assert result.status == "graded", result.message
@@ -49,8 +49,8 @@ def test_one_wrong_exercise_loses_exactly_its_points_and_is_named(graded_class, 
 
 
 def hidden_lines(name: str) -> list[str]:
-    """The distinctive lines of a source notebook's hidden test regions."""
-    lines, inside = [], False
+    """The distinctive lines of a source notebook's hidden test regions: long, and found nowhere else."""
+    hidden, visible, inside = [], set(), False
     for cell in nbio.read(SOLUTIONS / f"{name}.ipynb").cells:
         for line in cell.source.splitlines():
             if line.strip() == "### BEGIN HIDDEN TESTS":
@@ -58,8 +58,10 @@ def hidden_lines(name: str) -> list[str]:
             elif line.strip() == "### END HIDDEN TESTS":
                 inside = False
             elif inside and len(line.strip()) > 25:
-                lines.append(line.strip())
-    return lines
+                hidden.append(line.strip())
+            else:
+                visible.add(line.strip())
+    return [line for line in hidden if not any(line in shown for shown in visible)]
 
 
 def page_text(path) -> str:

@@ -1,14 +1,9 @@
 """Notebook 01: attention without trainable weights (PyTorch), after seed 002."""
 
-import numpy as np
 
 from .. import reference as ref
+from ..mistakes import naive_softmax as _naive_softmax
 from . import Exercise
-
-
-def _naive_softmax(scores):
-    exps = np.exp(scores)
-    return exps / exps.sum(axis=-1, keepdims=True)
 
 
 def _self_attention_with(weights_of):

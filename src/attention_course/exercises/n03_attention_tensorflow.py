@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import reference as ref
+from ..mistakes import naive_softmax as _naive_softmax
 from . import Exercise
 
 
@@ -18,9 +19,6 @@ def _sqrt(d_k) -> float:
     return float(np.sqrt(np.asarray(d_k, dtype=np.float64)))
 
 
-def _naive_softmax(scores, axis=-1):
-    exps = np.exp(scores)
-    return exps / exps.sum(axis=axis, keepdims=True)
 
 
 def _in_float64(function):

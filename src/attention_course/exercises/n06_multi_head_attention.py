@@ -10,6 +10,8 @@ import PyTorch and TensorFlow only when such a check runs.
 import numpy as np
 
 from .. import reference as ref
+from ..mistakes import naive_softmax as _naive_softmax
+from ..mistakes import softmax_over_all_entries as _softmax_all
 from . import Exercise
 
 # --- splitting and combining heads, right and wrong ----------------------------------------------
@@ -51,15 +53,8 @@ def _combine_on_tokens(x):
 # --- attention per head, with one knob per mistake -----------------------------------------------
 
 
-def _naive_softmax(scores, axis=-1):
-    """exp() without subtracting the maximum first: inf (then nan) on large scores."""
-    exps = np.exp(ref.as_float(scores))
-    return exps / exps.sum(axis=axis, keepdims=True)
 
 
-def _softmax_all(scores, axis=None):
-    """scipy.special.softmax without an axis: one normalisation over every entry of the array."""
-    return ref.softmax(ref.as_float(scores).reshape(-1)).reshape(np.shape(scores))
 
 
 _SOFTMAXES = {"stable": ref.softmax, "naive": _naive_softmax, "all": _softmax_all}
