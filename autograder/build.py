@@ -96,10 +96,10 @@ def generate_notebooks(out_dir: Path) -> dict[str, str]:
     with tempfile.TemporaryDirectory(prefix="attention-build-") as tmp:
         root = make_course(Path(tmp) / "course")
         for name in assignments():
-            result = nbgrader(root, "generate_assignment", name, "--force")
+            code, output = nbgrader(root, "generate_assignment", name, "--force")
             release = root / "release" / name / f"{name}.ipynb"
-            if result.returncode != 0 or not release.is_file():
-                raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{result.stdout}{result.stderr}")
+            if code != 0 or not release.is_file():
+                raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{output}")
             nb = learner_copy(nbio.read(release), name)
             nbformat.validate(nb)
             texts[f"{name}.ipynb"] = nbio.dumps(nb)

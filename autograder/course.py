@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -47,12 +48,23 @@ def make_course(root: Path, db_url: str | None = None, only: list[str] | None = 
     return root
 
 
-def nbgrader(root: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
-    """Run one nbgrader command in course ``root``; never raises on nbgrader's own failure."""
+def nbgrader(root: Path, *args: str, timeout: float | None = None) -> tuple[int | None, str]:
+    """Run one nbgrader command in course ``root``: (exit code, output), the code None on timeout.
+
+    nbgrader runs in its own process group, so a timeout kills it together with its kernel. Never
+    raises on nbgrader's own failure.
+    """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # alembic
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    return subprocess.run(
-        [sys.executable, "-m", "nbgrader", *args],
-        cwd=root, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nbgrader", *args], cwd=root, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
     )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+        return process.returncode, output
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
+        return None, output

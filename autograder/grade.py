@@ -19,11 +19,8 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -33,9 +30,9 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from . import REPO, SOLUTIONS
+from . import SOLUTIONS
 from . import notebooks as nbio
-from .course import assignments, make_course
+from .course import assignments, make_course, nbgrader
 
 
 @dataclass
@@ -145,24 +142,6 @@ def _failure_reason(log: str) -> str:
     return lines[-1][:200] if lines else "nbgrader could not grade it"
 
 
-def _nbgrader(root: Path, args: list[str], timeout: float) -> tuple[int | None, str]:
-    """Run nbgrader in its own process group, killing the whole group (kernel too) on timeout."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nbgrader", *args], cwd=root, env=env, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-    )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-        return process.returncode, output
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
-        return None, output
-
-
 def _scores(db_url: str, course_id: str, assignment: str, student: str) -> dict | None:
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -221,17 +200,17 @@ def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout:
         present = sorted({assignment for _, assignment in found}, key=known.index)
 
         for assignment in present:
-            generated = _nbgrader(root, ["generate_assignment", assignment, "--force"], notebook_timeout)
+            generated = nbgrader(root, "generate_assignment", assignment, "--force", timeout=notebook_timeout)
             if generated[0] != 0:
                 raise SystemExit(f"could not prepare {assignment} from solutions/:\n{generated[1]}")
+        source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
         jobs = []
         for student in students:
             for assignment in present:
                 result = Result(student, assignment, f"{assignment}.ipynb",
                                 auto_max_score=maxima[assignment][0], max_score=maxima[assignment][1])
                 candidates = found.get((student, assignment), [])
-                source_ids = nbio.grade_ids(nbio.read(SOLUTIONS / f"{assignment}.ipynb"))
-                chosen, note = choose_notebook(candidates, assignment, source_ids)
+                chosen, note = choose_notebook(candidates, assignment, source_ids[assignment])
                 if chosen is None:
                     result.status = "missing"
                     result.message = ("no notebook submitted" if not candidates else
@@ -252,8 +231,8 @@ def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout:
         bar = tqdm(jobs, desc="autograding", unit="notebook", disable=not progress, file=sys.stdout)
         for result in bar:
             bar.set_postfix_str(f"{result.student}/{result.assignment}")
-            code, log = _nbgrader(root, ["autograde", result.assignment, "--student", result.student,
-                                         "--force"], notebook_timeout)
+            code, log = nbgrader(root, "autograde", result.assignment, "--student", result.student,
+                                 "--force", timeout=notebook_timeout)
             autograded = root / "autograded" / result.student / result.assignment / result.notebook
             failed = code is None or code != 0 or not autograded.is_file()
             if not failed:
@@ -279,7 +258,7 @@ def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout:
         for assignment in present:
             graded = [r for r in results if r.assignment == assignment and r.status == "graded"]
             if graded:
-                _nbgrader(root, ["generate_feedback", assignment, "--force"], notebook_timeout)
+                nbgrader(root, "generate_feedback", assignment, "--force", timeout=notebook_timeout)
             for r in graded:
                 html = root / "feedback" / r.student / assignment / f"{assignment}.html"
                 if html.is_file():

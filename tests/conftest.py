@@ -9,6 +9,7 @@ the exercise left unanswered. Grading them all once, in one course directory, ke
 from __future__ import annotations
 
 import csv
+import hashlib
 import sys
 from pathlib import Path
 
@@ -58,6 +59,14 @@ def write_submission(root: Path, student: str, name: str, nb) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(nbio.dumps(nb), encoding="utf-8")
     return path
+
+
+def tree_digest(folder: Path) -> str:
+    """One hash of every file's path and bytes under ``folder``: equal digests, untouched tree."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return digest.hexdigest()
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

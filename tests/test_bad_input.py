@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zipfile
 
 import nbformat
 import pytest
-from conftest import NOTEBOOKS, SOLUTIONS, nbio, read_csv, write_submission
+from conftest import NOTEBOOKS, SOLUTIONS, nbio, read_csv, tree_digest, write_submission
 
 from autograder.grade import grade
 
@@ -25,12 +24,6 @@ def _with_cell(nb, source: str, after: int = 3):
     nb.cells.insert(after, nbformat.v4.new_code_cell(source))
     return nb
 
-
-def _digest(folder) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +55,7 @@ def bad_class(tmp_path_factory):
                          "import numpy as np\nnp.allclose = lambda *a, **k: True\nnp.isclose = np.allclose",
                          after=4)
     write_submission(subs, "monkeypatch", NAME, patched)
-    before = _digest(SOLUTIONS)
+    before = tree_digest(SOLUTIONS)
     results = grade(subs, root / "out", cell_timeout=5, notebook_timeout=90, progress=False)
     return {r.student: r for r in results}, root / "out", before
 
@@ -122,7 +115,7 @@ def test_monkeypatched_numpy_earns_nothing(bad_class):
 
 def test_bad_input_leaves_solutions_and_gradebook_intact(bad_class):
     results, out, before = bad_class
-    assert _digest(SOLUTIONS) == before
+    assert tree_digest(SOLUTIONS) == before
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{out / 'course' / 'gradebook.db'}", "attention-from-scratch") as gradebook:

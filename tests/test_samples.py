@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import subprocess
 import sys
 
 import pytest
-from conftest import REPO, read_csv
+from conftest import REPO, read_csv, tree_digest
 
 pytestmark = pytest.mark.slow
 SAMPLES = REPO / "autograder" / "samples"
 
 
-def _tree_digest(folder) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
-    return digest.hexdigest()
-
 
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("samples") / "graded"
-    before = {folder: _tree_digest(folder) for folder in (SAMPLES, REPO / "solutions")}
+    before = {folder: tree_digest(folder) for folder in (SAMPLES, REPO / "solutions")}
     readme = (REPO / "README.md").read_text()
     command = re.search(r"python3 tasks.py grade (\S+) --out graded", readme)
     assert command, "README shows the grading command on the samples"
@@ -32,7 +25,7 @@ def sample_run(tmp_path_factory):
         [sys.executable, "-m", "autograder.grade", command[1], "--out", str(out)],
         cwd=REPO, capture_output=True, text=True, timeout=900,
     )
-    after = {folder: _tree_digest(folder) for folder in before}
+    after = {folder: tree_digest(folder) for folder in before}
     return completed, out, before, after
 
 

@@ -267,10 +267,11 @@ def check(exercise: str, candidate: Callable, *inputs, quiet: bool = False, expe
 def check_rows_sum_to_one(exercise: str, candidate: Callable, *inputs, axis: int = -1, **kwargs) -> None:
     """Every row of the result (along ``axis``) sums to 1 and no weight is negative."""
     spec = get_exercise(exercise)
-    actual = _run(spec, candidate, inputs, kwargs).astype(np.float64)
+    result = _run(spec, candidate, inputs, kwargs)
+    actual = result.astype(np.float64)
     sums = actual.sum(axis=axis)
     if not (bool(_ALLCLOSE(sums, 1.0, 1e-4, 1e-5)) and np.all(actual >= -1e-7)):
-        named = diagnose(spec, _run(spec, candidate, inputs, kwargs), _numpy_inputs(inputs), kwargs)
+        named = diagnose(spec, result, _numpy_inputs(inputs), kwargs)
         _fail(spec.name, named or "the weights of each query should be non-negative and sum to 1 "
               f"(row sums here range from {np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}).")
     print(f"✓ {spec.name}: every row sums to 1")
