@@ -6,7 +6,11 @@
 - ``environment.yml`` from ``requirements.txt``;
 - the table of notebooks in ``README.md``, and its table of versions covered (``requirements.txt``
   against the Colab-like ``[colab]`` packages of ``course.toml``);
-- the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong).
+- the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong);
+- ``src/attention_course/expected/NN_name.json``: for every input a *visible* check of the notebook
+  uses, the expected result and each catalogued mistake's result, computed with the answer key
+  (``autograder/key``). This is what lets learners' checks name mistakes with no answer in the
+  package: the source notebook runs once with the checks recording their calls.
 
 ``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
 exits 1 listing what is stale (the tests run the same comparison).
@@ -185,11 +189,60 @@ def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
     return {SAMPLES / student / name / f"{name}.ipynb": nbio.dumps(nb) for student, nb in students.items()}
 
 
+EXPECTED = REPO / "src" / "attention_course" / "expected"
+
+
+def recorded_calls(names: list[str]) -> dict[str, dict]:
+    """{assignment: record-run result} of the source notebooks, on one warm zygote."""
+    from .pipeline import limits, record_job
+    from .workers import Zygote, run_job
+
+    zygote = Zygote()
+    try:
+        results = {}
+        for name in names:
+            job = dict(record_job(nbio.read(SOLUTIONS / f"{name}.ipynb"), limits(cell_timeout=120)), isolate=False)
+            results[name] = run_job(zygote, job, attempts=1)
+        return results
+    finally:
+        zygote.close()
+
+
+def expected_data(names: list[str]) -> dict[Path, str]:
+    """The visible checks' answers, one JSON file per notebook (see the module doc)."""
+    import json
+
+    from attention_course.convert import encode
+
+    from .key import analyse, meta
+    from .pipeline import plan_from_records
+
+    files = {}
+    for name, result in recorded_calls(names).items():
+        plan = plan_from_records(nbio.read(SOLUTIONS / f"{name}.ipynb"), result)
+        exercises: dict[str, dict] = {}
+        for calls in plan.values():
+            for call in calls:
+                if call["hidden"]:
+                    continue
+                entry = exercises.setdefault(call["exercise"], {"meta": meta(call["exercise"]), "probes": []})
+                for probe in call["probes"]:
+                    analysis = analyse(call["exercise"], probe)
+                    analysis["mutants"]  # computed now: learners need them to name mistakes
+                    entry["probes"].append({"probe": probe, "analysis": dict(analysis)})
+        text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb and "
+                           "autograder/key: edit those", "exercises": encode(exercises)},
+                          sort_keys=True, indent=0, allow_nan=True)
+        files[EXPECTED / f"{name}.json"] = text + "\n"
+    return files
+
+
 def expected_files() -> dict[Path, str]:
     """Every generated file with the text it should have."""
     with tempfile.TemporaryDirectory() as tmp:
         texts = generate_notebooks(Path(tmp))
     files = {NOTEBOOKS / name: text for name, text in texts.items()}
+    files.update(expected_data(assignments()))
     files.update(sample_submissions(texts))
     files[REPO / "environment.yml"] = environment_yml()
     readme = (REPO / "README.md").read_text(encoding="utf-8")
@@ -201,7 +254,7 @@ def expected_files() -> dict[Path, str]:
 def stale(files: dict[Path, str]) -> list[str]:
     problems = [str(path.relative_to(REPO)) for path, text in files.items()
                 if not path.is_file() or path.read_text(encoding="utf-8") != text]
-    extra = (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb"))) - set(files)
+    extra = (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))) - set(files)
     return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
 
 
@@ -215,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(f"stale: {problem} (run `python3 tasks.py build`)")
         return 1 if problems else 0
-    for extra in (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb"))) - set(files):
+    for extra in (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))) - set(files):
         extra.unlink()
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

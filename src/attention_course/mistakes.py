@@ -1,19 +1,15 @@
 """The catalogue of common attention mistakes, with the hint a learner sees for each.
 
-A *mistake* is a named misconception. Exercises (see :mod:`attention_course.exercises`) attach to
-each applicable mistake a *mutant*: the reference implementation with exactly that mistake made.
-When a learner's answer is wrong, :mod:`attention_course.checks` runs the mutants on the same input;
-the one that reproduces the learner's output names the mistake. Hints point at the fix without
-giving the solution away.
+A *mistake* is a named misconception. On the grading side (``autograder/key``, never shipped to
+learners) each exercise attaches to each applicable mistake a *mutant*: the reference with exactly
+that mistake made. When an answer is wrong, the verdict (:mod:`attention_course.verdict`) compares
+it with the mutants' outputs on the same input; the one that reproduces it names the mistake.
+Titles and hints point at the fix without giving the solution away.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
-
-from .reference import as_float, softmax
 
 
 @dataclass(frozen=True)
@@ -255,20 +251,162 @@ _CATALOGUE = [
         "Head h owns the columns h*d_head to (h+1)*d_head. Reshape the feature axis as "
         "(n_heads, d_head), heads first, and undo it in the same order when combining.",
     ),
+    # --- notebook 08: a pretrained transformer (BERT layers) ---
+    Mistake(
+        "weights_not_transposed",
+        "a PyTorch weight was used as stored, without transposing it",
+        "torch.nn.Linear stores its weight as (out_features, in_features) and computes x @ W.T + b. "
+        "To multiply on the right (x @ w), transpose every one of the four weights, W_O included.",
+    ),
+    Mistake(
+        "position_embeddings_missing",
+        "the position embeddings are missing",
+        "Attention itself ignores word order; BERT adds the embedding of each position "
+        "(0, 1, 2, ...) to the word embedding.",
+    ),
+    Mistake(
+        "positions_off_by_one",
+        "the positions are counted from 1 instead of 0",
+        "Token t (counting from 0, [CLS] included) gets row t of the position embeddings.",
+    ),
+    Mistake(
+        "token_type_embeddings_missing",
+        "the token type (segment) embeddings are missing",
+        "BERT adds three embeddings: word, position and token type. Even when every token has type "
+        "0, row 0 of the token type embeddings is added.",
+    ),
+    Mistake(
+        "embedding_layer_norm_missing",
+        "the embeddings were not layer-normalised",
+        "After adding the word, position and token type embeddings, BERT applies a layer norm with "
+        "the embeddings' own scale and shift.",
+    ),
+    Mistake(
+        "padding_mask_ignored",
+        "the padding mask is not used",
+        "Padding tokens must get zero weight: before the softmax, set the scores of the keys where "
+        "mask == 0 to -inf (or a very large negative number).",
+    ),
+    Mistake(
+        "biases_missing",
+        "a bias is missing",
+        "Every nn.Linear of BERT has a bias: add b_query, b_key, b_value and b_out (and the "
+        "feed-forward biases) after each matrix product.",
+    ),
+    Mistake(
+        "residual_missing",
+        "a residual connection is missing",
+        "Each sublayer's output is added to its input before the layer norm: "
+        "layer_norm(x + sublayer(x)), for the attention and for the feed-forward block.",
+    ),
+    Mistake(
+        "layer_norm_before_sublayer",
+        "the layer norm comes before the sublayer (pre-LN) instead of after the residual",
+        "BERT is post-LN: x = layer_norm(x + attention(x)), then x = layer_norm(x + feed_forward(x)).",
+    ),
+    Mistake(
+        "relu_instead_of_gelu",
+        "ReLU was used instead of GELU",
+        "BERT's feed-forward block uses GELU, x * Phi(x) with Phi the normal CDF: "
+        "0.5 * x * (1 + erf(x / sqrt(2))). Unlike ReLU it is not 0 for negative inputs.",
+    ),
+    Mistake(
+        "gelu_tanh_approximation",
+        "the tanh approximation of GELU was used instead of the exact one",
+        "This model's config says hidden_act = \"gelu\": the exact form with erf "
+        "(scipy.special.erf), not the tanh approximation, which differs by up to about 5e-4.",
+    ),
+    Mistake(
+        "mean_pool_includes_padding",
+        "the mean pooling averages over the padding tokens too",
+        "Average over the real tokens only: multiply by the mask, sum over the tokens, and divide "
+        "by the number of real tokens (mask.sum), not by the padded length.",
+    ),
+    Mistake(
+        "cls_pooling",
+        "the sentence embedding is the [CLS] token's vector instead of the mean over tokens",
+        "This model was trained with mean pooling: average the last layer's vectors over the real "
+        "tokens.",
+    ),
+    Mistake(
+        "next_token_instead_of_previous",
+        "the previous-token score reads the next token",
+        "Query i's weight on the previous token is weights[..., i, i - 1], just below the diagonal "
+        "(np.diagonal(weights, offset=-1, axis1=-2, axis2=-1)).",
+    ),
+    Mistake(
+        "special_tokens_cls_only",
+        "only [CLS] was counted as a special token, not [SEP]",
+        "The special tokens of one sentence are [CLS] (first key) and [SEP] (last key): add the "
+        "weights on both.",
+    ),
+    # --- notebook 07: trainable attention, positions, cross-attention ---
+    Mistake(
+        "linear_weight_not_transposed",
+        "a (d_in, d_out) weight matrix was copied into nn.Linear without transposing it",
+        "nn.Linear stores its weight as (out_features, in_features) and computes "
+        "inputs @ weight.T. To make it compute inputs @ w, copy w.T into layer.weight.",
+    ),
+    Mistake(
+        "causal_flag_ignored",
+        "the causal option has no effect",
+        "With causal=True, token i must not see tokens after i; with causal=False, every token "
+        "sees every token. Apply the mask only when the layer is causal.",
+    ),
+    Mistake(
+        "sinusoid_halves_not_interleaved",
+        "the sines fill the first half of the columns and the cosines the second half",
+        "This exercise interleaves them: column 2i holds the sine and column 2i+1 the cosine of "
+        "the same angle. Assign to encoding[:, 0::2] and encoding[:, 1::2].",
+    ),
+    Mistake(
+        "sinusoid_wrong_exponent",
+        "the frequencies use the wrong exponent",
+        "Pair i (columns 2i and 2i+1, or features 2i and 2i+1) turns with the frequency "
+        "10000 ** (-2i / d): both members of a pair share it, and the exponent runs from 0 to "
+        "almost 1.",
+    ),
+    Mistake(
+        "sin_cos_swapped",
+        "sine and cosine are swapped",
+        "Even columns (0, 2, 4, ...) hold the sine, odd columns the cosine: at position 0 the "
+        "row reads 0, 1, 0, 1, ...",
+    ),
+    Mistake(
+        "positions_from_one",
+        "the positions are counted from 1",
+        "The first token has position 0, so the first row of the encoding is sin(0), cos(0), ...",
+    ),
+    Mistake(
+        "rope_rotation_wrong_direction",
+        "the pairs are rotated in the wrong direction",
+        "A rotation by the angle a maps (x, y) to (x cos a - y sin a, x sin a + y cos a); the "
+        "minus sign belongs to the first component.",
+    ),
+    Mistake(
+        "rope_halves_instead_of_pairs",
+        "feature i was paired with feature i + d/2 instead of its neighbour",
+        "This exercise follows the RoFormer paper: pair i is the features 2i and 2i+1, next to "
+        "each other (x[..., 0::2] and x[..., 1::2]).",
+    ),
+    Mistake(
+        "rope_ignores_positions",
+        "the rotation ignores the positions it was given",
+        "Rotate token t by positions[t] times the pair's frequency; the positions need not be "
+        "0, 1, 2, ... (a later chunk of a text starts further on).",
+    ),
+    Mistake(
+        "cross_attention_sources_swapped",
+        "the queries come from the encoder and the keys and values from the decoder",
+        "In cross-attention the decoder asks (queries from decoder_states) and the encoder "
+        "answers (keys and values from encoder_states).",
+    ),
+    Mistake(
+        "cross_attention_is_self_attention",
+        "the keys and values come from the decoder, as in self-attention",
+        "Keys and values must come from the other sequence, encoder_states: that is what makes "
+        "it cross-attention.",
+    ),
 ]
 
 CATALOGUE: dict[str, Mistake] = {mistake.id: mistake for mistake in _CATALOGUE}
-
-
-# --- wrong versions that several exercises' mutants are built from ------------------------------
-
-
-def naive_softmax(scores, axis: int = -1):
-    """Softmax without subtracting the maximum: inf, then nan, on large scores (float32 stays float32)."""
-    exps = np.exp(as_float(scores))
-    return exps / exps.sum(axis=axis, keepdims=True)
-
-
-def softmax_over_all_entries(scores, axis=None):
-    """``scipy.special.softmax`` without an axis: one normalisation over every entry of the array."""
-    return softmax(as_float(scores).reshape(-1)).reshape(np.shape(scores))

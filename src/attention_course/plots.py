@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .checks import to_numpy
+from .convert import to_numpy
 
 
 def heatmap(

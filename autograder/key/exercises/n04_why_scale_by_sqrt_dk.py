@@ -3,8 +3,8 @@
 import numpy as np
 
 from .. import reference as ref
-from ..mistakes import naive_softmax as _naive_softmax
-from ..mistakes import softmax_over_all_entries as _softmax_all_entries
+from ..mutants import naive_softmax as _naive_softmax
+from ..mutants import softmax_over_all_entries as _softmax_all_entries
 from . import Exercise
 
 

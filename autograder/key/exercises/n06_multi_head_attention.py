@@ -10,8 +10,8 @@ import PyTorch and TensorFlow only when such a check runs.
 import numpy as np
 
 from .. import reference as ref
-from ..mistakes import naive_softmax as _naive_softmax
-from ..mistakes import softmax_over_all_entries as _softmax_all
+from ..mutants import naive_softmax as _naive_softmax
+from ..mutants import softmax_over_all_entries as _softmax_all
 from . import Exercise
 
 # --- splitting and combining heads, right and wrong ----------------------------------------------

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .. import reference as ref
-from ..mistakes import naive_softmax as _naive_softmax
+from ..mutants import naive_softmax as _naive_softmax
 from . import Exercise
 
 

@@ -2,7 +2,7 @@
 
 
 from .. import reference as ref
-from ..mistakes import naive_softmax as _naive_softmax
+from ..mutants import naive_softmax as _naive_softmax
 from . import Exercise
 
 

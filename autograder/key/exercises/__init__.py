@@ -35,7 +35,7 @@ class Exercise:
 
 def in_framework(function: Callable, framework: str) -> Callable:
     """Wrap a NumPy function so that it takes and returns ``framework`` arrays."""
-    from ..checks import to_framework, to_numpy
+    from attention_course.convert import to_framework, to_numpy
 
     def wrapped(*args, **kwargs):
         arrays = [to_numpy(a) if hasattr(a, "shape") else a for a in args]

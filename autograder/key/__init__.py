@@ -1,0 +1,97 @@
+"""The answer key: references, mistakes' mutants and the exercise registry. Grading side only.
+
+Nothing here ships to learners (the ``attention-course`` package is ``src/attention_course``): the
+notebooks' visible checks use results that the build precomputes from this key for the notebooks'
+own inputs (``python3 tasks.py build`` writes ``src/attention_course/expected/``), and the grader
+judges hidden tests with :class:`ComputedKey`, in its own process, never in the sandbox where
+submitted code runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_course.verdict import Key
+
+from .exercises import all_exercises, get_exercise  # noqa: F401
+
+
+def _copies(inputs, precision=None):
+    out = []
+    for value in inputs:
+        if isinstance(value, np.ndarray):
+            value = value.copy()
+            if precision is not None and np.issubdtype(value.dtype, np.floating):
+                value = value.astype(precision)
+        out.append(value)
+    return out
+
+
+def _plain(value):
+    array = np.asarray(value)
+    return array if array.dtype.kind in "biuf" else None
+
+
+def _call(function, args, kwargs):
+    """(result, None) or (None, the error's first line), with NumPy's warnings silenced."""
+    with np.errstate(all="ignore"):
+        try:
+            return _plain(function(*args, **kwargs)), None
+        except Exception as error:
+            lines = str(error).splitlines()
+            return None, (lines[0] if lines else "")[:300]
+
+
+def meta(exercise: str) -> dict:
+    spec = get_exercise(exercise)
+    return {"framework": spec.framework, "returns": spec.returns, "integers_ok": spec.integers_ok,
+            "returns_tuple": spec.returns_tuple, "uses": sorted(spec.uses)}
+
+
+def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
+    """Every catalogued mistake's result on ``probe``, in float32 and float64 where inputs are floats."""
+    spec = get_exercise(exercise)
+    floats = any(isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) for v in probe["inputs"])
+    rows = []
+    for precision in (("float32", "float64") if floats else ("float64",)):
+        args = _copies(probe["inputs"], precision if floats else None)
+        for mistake_id, mutants in spec.mutants.items():
+            for mutant in mutants if isinstance(mutants, (list, tuple)) else (mutants,):
+                value, error = _call(mutant, _copies(args), probe["kwargs"])
+                rows.append({"mistake": mistake_id, "precision": precision, "value": value, "error": error})
+    return rows
+
+
+class _Analysis(dict):
+    """An analysis whose mutants are computed only when a verdict asks for them (a wrong answer)."""
+
+    def __init__(self, exercise: str, probe: dict, **known):
+        super().__init__(**known)
+        self._args = (exercise, probe)
+
+    def __missing__(self, name):
+        if name != "mutants":
+            raise KeyError(name)
+        self["mutants"] = mutant_outputs(*self._args)
+        return self["mutants"]
+
+
+def analyse(exercise: str, probe: dict) -> dict:
+    spec = get_exercise(exercise)
+    expected, error = _call(spec.reference, _copies(probe["inputs"], None), probe["kwargs"])
+    if expected is not None:
+        expected = expected.astype(np.float64)
+    return _Analysis(exercise, probe, expected=expected, expected_error=error)
+
+
+class ComputedKey(Key):
+    """Answers computed from the references and mutants: the grader's key (and a maintainer's)."""
+
+    def meta(self, exercise: str) -> dict:
+        return meta(exercise)
+
+    def analyse(self, exercise: str, probe: dict) -> dict:
+        return analyse(exercise, probe)
+
+    def standins(self, exercise: str) -> dict:
+        return get_exercise(exercise).replacements()

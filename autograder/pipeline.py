@@ -1,0 +1,587 @@
+"""Grading a class: intake, sandboxed run, trusted verdict, record.
+
+1. **Intake** (this process): find each student's notebook, refuse broken ones, note tampering,
+   restore locked and test cells from the gradebook (nbgrader's own ``OverwriteCells``).
+2. **Sandboxed run** (a warm zygote per core, or Dask workers): the learner's cells run in a
+   sandbox; at each test cell the learner's functions are called on the test cell's inputs, which
+   the grader learnt by running the source notebook with the checks recording (*plans*).
+3. **Trusted verdict** (this process): :func:`attention_course.verdict.judge` with the answer key
+   (``autograder.key``) decides every check from the returned plain data.
+4. **Record**: test cells get the verdict's messages as outputs; nbgrader's ``SaveAutoGrades`` writes
+   the scores into the gradebook; the autograded notebook and the feedback (hidden tests removed)
+   are written where nbgrader's formgrader finds them; the result is appended to a state file at
+   once, so an interrupted run loses nothing and a rerun grades only what changed.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as futures
+import contextlib
+import copy
+import fcntl
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from dataclasses import asdict
+from pathlib import Path
+
+import nbformat
+from tqdm import tqdm
+
+from attention_course.convert import decode, encode
+from attention_course.verdict import judge
+
+from . import REPO, SOLUTIONS
+from . import notebooks as nbio
+from .course import assignments, make_course, nbgrader
+from .intake import (
+    Result,
+    _safe_extract,
+    choose_notebook,
+    find_submissions,
+    points,
+    tampering,
+    validate,
+    write_csv,
+)
+from .workers import Zygote, dask_task, run_job
+
+COURSE_ID = "attention-from-scratch"
+KEY_FILES = [*sorted((REPO / "autograder" / "key").rglob("*.py")), REPO / "src" / "attention_course" / "verdict.py",
+             REPO / "autograder" / "pipeline.py", REPO / "autograder" / "sandbox" / "runner.py"]
+
+
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+def key_version() -> str:
+    return _digest(*(path.read_bytes() for path in KEY_FILES if path.is_file()))
+
+
+def masked(url: str) -> str:
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1] if "@" in url else url
+
+
+def open_gradebook(db_url: str) -> None:
+    """Fail fast, with the URL (password masked), when the gradebook cannot be opened."""
+    from nbgrader.api import Gradebook
+
+    try:
+        with Gradebook(db_url, COURSE_ID):
+            pass
+    except Exception as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SystemExit(f"cannot open the gradebook {masked(db_url)}: {first[:300]}") from None
+
+
+# --- plans: each test cell's checks, learnt from the source notebook -------------------------------
+
+
+def cells_of(nb: nbformat.NotebookNode, plan: dict | None = None) -> list[dict]:
+    """The job's cells: code cells to run and test cells (probed when ``plan`` is given)."""
+    cells = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        meta = cell.metadata.get("nbgrader", {})
+        is_test = bool(meta.get("grade")) and not meta.get("solution")
+        entry = {"index": index, "kind": "test" if is_test else "code", "source": cell.source,
+                 "grade_id": meta.get("grade_id")}
+        if is_test and plan is not None:
+            entry["source"] = ""  # the test code never runs where submitted code runs
+            entry["calls"] = encode(plan.get(meta["grade_id"], []))
+        cells.append(entry)
+    return cells
+
+
+def record_job(source: nbformat.NotebookNode, limits: dict) -> dict:
+    return {"mode": "record", "cells": cells_of(source), "limits": limits, "isolate": True}
+
+
+def plan_from_records(source: nbformat.NotebookNode, result: dict) -> dict:
+    """{grade_id: [calls, each with the exercise's meta]} from a record run of the source notebook."""
+    from .key import meta
+
+    failed = [f"cell {i}: {c['error']}" for i, c in result["cells"].items() if c.get("error")]
+    if result.get("status") != "finished" or failed or result.get("errors"):
+        raise RuntimeError(f"the source notebook did not run cleanly: {result.get('reason', '')} "
+                           f"{'; '.join(failed)} {'; '.join(result.get('errors', []))}")
+    grade_ids = {i: c.metadata.get("nbgrader", {}).get("grade_id") for i, c in enumerate(source.cells)}
+    plan: dict[str, list] = {}
+    for record in result["records"]:
+        call = decode(record["call"])
+        call["hidden"] = record["hidden"]
+        call["meta"] = meta(call["exercise"])
+        plan.setdefault(grade_ids[int(record["index"])], []).append(call)
+    return plan
+
+
+# --- the verdict ---------------------------------------------------------------------------------
+
+
+def verdict_outputs(calls: list[dict], outcomes: dict, key) -> tuple[list[dict], bool]:
+    """The outputs a test cell gets (as if its checks had run) and whether it passed."""
+    lines = []
+    for number, call in enumerate(calls):
+        raw = outcomes.get(number) if outcomes else None
+        try:
+            results = decode(raw) if raw is not None else None
+        except Exception:
+            results = None
+        if not isinstance(results, list) or not all(isinstance(r, dict) and "status" in r for r in results):
+            message = f"✗ {call['exercise']}: the function could not be run on this test's inputs."
+        else:
+            verdict = judge(call, results, key)
+            if verdict.passed:
+                lines += verdict.lines
+                continue
+            message = verdict.message
+        outputs = [{"output_type": "stream", "name": "stdout", "text": "\n".join(lines) + "\n"}] if lines else []
+        outputs.append({"output_type": "error", "ename": "CheckFailed", "evalue": message, "traceback": [message]})
+        return outputs, False
+    return ([{"output_type": "stream", "name": "stdout", "text": "\n".join(lines) + "\n"}] if lines else []), True
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+class Grader:
+    def __init__(self, out: Path, db_url: str | None, limits: dict, workers: int, scheduler: str | None,
+                 progress: bool = True, force: bool = False):
+        self.out = out.resolve()
+        self.course = self.out / "course"
+        self.db_url = db_url or f"sqlite:///{self.course / 'gradebook.db'}"
+        self.limits = limits
+        self.workers = max(1, workers)
+        self.scheduler = scheduler
+        self.progress = progress
+        self.force = force
+        self.state_path = self.out / "grading-state.jsonl"
+        self.lock = threading.Lock()
+        self.warnings: list[str] = []
+        self.key_version = key_version()
+        # nbgrader creates a gradebook by running alembic, found on PATH next to this Python
+        os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+        from .key import ComputedKey
+
+        self.key = ComputedKey()
+
+    # -- set-up ------------------------------------------------------------------------------------
+
+    def prepare(self, present: list[str]) -> dict[str, dict]:
+        """Course directory, gradebook entries and plans for the assignments present; cached."""
+        self.course.mkdir(parents=True, exist_ok=True)
+        make_course(self.course, self.db_url, only=present)
+        with open(self.course / "nbgrader_config.py", "a", encoding="utf-8") as config:
+            config.write(f"c.Execute.timeout = {int(self.limits['cell_timeout'])}\n")
+        cache = self.course / "plans"
+        cache.mkdir(exist_ok=True)
+        stamps = self.course / "generated.json"
+        generated = json.loads(stamps.read_text()) if stamps.is_file() else {}
+        todo_generate = []
+        plans, todo_plans = {}, []
+        for name in present:
+            source_bytes = (SOLUTIONS / f"{name}.ipynb").read_bytes()
+            stamp = _digest(source_bytes, self.db_url.encode())
+            if generated.get(name) != stamp or not (self.course / "release" / name / f"{name}.ipynb").is_file():
+                todo_generate.append((name, stamp))
+            plan_file = cache / f"{name}-{_digest(source_bytes, self.key_version.encode())[:16]}.json"
+            if plan_file.is_file():
+                plans[name] = decode(json.loads(plan_file.read_text()))
+            else:
+                todo_plans.append((name, plan_file))
+        with futures.ThreadPoolExecutor(max_workers=self.workers) as pool:
+            generating = {pool.submit(nbgrader, self.course, "generate_assignment", name, "--force", timeout=600): (name, stamp)
+                          for name, stamp in todo_generate}
+            if todo_plans:
+                sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
+                jobs = {name: record_job(sources[name], self.limits) for name, _ in todo_plans}
+                results = self.run_many(list(jobs.items()), desc="learning the tests", show=False)
+                for name, plan_file in todo_plans:
+                    plans[name] = plan_from_records(sources[name], results[name])
+                    plan_file.write_text(json.dumps(encode(plans[name])))
+            for future, (name, stamp) in generating.items():
+                code, output = future.result()
+                if code != 0:
+                    raise SystemExit(f"could not prepare {name} from solutions/:\n{output[-2000:]}")
+                generated[name] = stamp
+        stamps.write_text(json.dumps(generated))
+        return plans
+
+    # -- running jobs --------------------------------------------------------------------------------
+
+    def _hide(self, extra: list[Path]) -> list[str]:
+        return [str(p) for p in [REPO, self.out, *extra, Path("/root"), Path("/home"), Path("/srv")]]
+
+    def _keep(self) -> list[str]:
+        import attention_course
+
+        keep = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(attention_course.__file__).parent)}
+        keep |= {p for p in sys.path if p and "site-packages" in p}
+        return sorted(keep)
+
+    def run_many(self, jobs: list[tuple[object, dict]], desc: str, show: bool = True, on_result=None) -> dict:
+        """Run ``jobs`` ([(tag, job)]) on the pool or the cluster; {tag: result}. Calls ``on_result``."""
+        results = {}
+        bar = tqdm(total=len(jobs), desc=desc, unit="notebook", disable=not (show and self.progress),
+                   file=sys.stdout, smoothing=0.1)
+        hide, keep = self._hide(self.extra_hide), self._keep()
+        jobs = [(tag, dict(job, hide=hide, keep=keep)) for tag, job in jobs]
+
+        def finish(tag, result):
+            results[tag] = result
+            if on_result is not None:
+                on_result(tag, result)
+            bar.update(1)
+
+        if self.scheduler:
+            client = self.client
+            submitted = {client.submit(dask_task, job, pure=False, retries=1): tag for tag, job in jobs}
+            from distributed import as_completed
+
+            for future in as_completed(submitted):
+                tag = submitted[future]
+                try:
+                    finish(tag, future.result())
+                except Exception as error:
+                    finish(tag, {"status": "failed", "reason": f"the worker failed twice: {type(error).__name__}: "
+                                 f"{str(error)[:200]}", "cells": {}, "probes": {}, "records": []})
+        else:
+            queue = list(jobs)
+            queue_lock = threading.Lock()
+
+            def work():
+                zygote = None
+                try:
+                    while True:
+                        with queue_lock:
+                            if not queue:
+                                return
+                            tag, job = queue.pop(0)
+                        for attempt in range(2):
+                            try:
+                                if zygote is None:
+                                    zygote = self._zygote()
+                                result = run_job(zygote, job)
+                                break
+                            except Exception as died:  # a dead worker costs this submission only
+                                if zygote is not None:
+                                    zygote.close()
+                                zygote = None
+                                result = {"status": "failed", "reason": f"the grading worker died ({died}); "
+                                          f"{'retried once' if attempt else 'retrying'}",
+                                          "cells": {}, "probes": {}, "records": []}
+                        with self.lock:
+                            finish(tag, result)
+                finally:
+                    if zygote is not None:
+                        zygote.close()
+
+            threads = [threading.Thread(target=work, daemon=True) for _ in range(min(self.workers, len(jobs)))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.2)
+        bar.close()
+        return results
+
+    def _zygote(self) -> Zygote:
+        zygote = Zygote(self.out / "workers.log")
+        if zygote.isolation_problem:
+            message = (f"WARNING: grading WITHOUT a sandbox: {zygote.isolation_problem}. Submitted code can "
+                       "read and write what this user can.")
+            with self.lock:
+                if message not in self.warnings:
+                    self.warnings.append(message)
+                    print(message, file=sys.stderr, flush=True)
+        return zygote
+
+    # -- the class -----------------------------------------------------------------------------------
+
+    def grade(self, submissions: Path, students: set[str] | None = None, only: set[str] | None = None) -> list[Result]:
+        known = assignments()
+        self.out.mkdir(parents=True, exist_ok=True)
+        lock = open(self.out / ".grading.lock", "w")  # noqa: SIM115
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SystemExit(f"another grading run is writing to {self.out}; wait for it to finish") from None
+        try:
+            with tempfile.TemporaryDirectory(prefix="attention-grade-") as tmp:
+                folder = self._unpack(submissions, Path(tmp), known)
+                self.extra_hide = [folder.resolve(), submissions.resolve()]
+                return self._grade(folder, known, students, only)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            lock.close()
+
+    def _unpack(self, submissions: Path, tmp: Path, known: list[str]) -> Path:
+        if submissions.is_file() and zipfile.is_zipfile(submissions):
+            folder = _safe_extract(submissions, tmp / "unzipped")
+            inner = [p for p in folder.iterdir() if not p.name.startswith(("__MACOSX", "."))]
+            if len(inner) == 1 and inner[0].is_dir() and inner[0].name not in known \
+                    and not find_submissions(folder, known):
+                folder = inner[0]
+            return folder
+        if not submissions.is_dir():
+            raise SystemExit(f"{submissions}: no such folder or zip file")
+        return submissions
+
+    def _grade(self, folder: Path, known: list[str], students_wanted, only) -> list[Result]:
+        started = time.perf_counter()
+        found = find_submissions(folder, known)
+        students = sorted({s for s, _ in found if not students_wanted or s in students_wanted})
+        present = sorted({a for _, a in found if not only or a in only}, key=known.index)
+        self.course.mkdir(parents=True, exist_ok=True)
+        open_gradebook(self.db_url)
+        if self.scheduler:
+            self.client = _connect(self.scheduler)
+        previous = self._load_state()
+        self.extra_hide = getattr(self, "extra_hide", [])
+        plans = self.prepare(present) if present else {}
+        maxima = {name: points(self.course, name) for name in present}
+        source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
+        released = {name: nbio.read(self.course / "release" / name / f"{name}.ipynb") for name in present}
+        results: dict[tuple[str, str], Result] = {}
+        jobs, contexts = [], {}
+        for student in students:
+            for assignment in present:
+                result = Result(student, assignment, f"{assignment}.ipynb", auto_max_score=maxima[assignment][0],
+                                max_score=maxima[assignment][1])
+                candidates = found.get((student, assignment), [])
+                chosen, note = choose_notebook(candidates, assignment, source_ids[assignment])
+                if chosen is None:
+                    result.status = "missing"
+                    result.message = ("no notebook submitted" if not candidates else
+                                      f"none of {[p.name for p in candidates]} is {assignment}.ipynb")
+                    results[(student, assignment)] = result
+                    continue
+                problem = validate(chosen)
+                if problem:
+                    result.status, result.message = "invalid", f"{chosen.name}: {problem}"
+                    results[(student, assignment)] = result
+                    continue
+                data = chosen.read_bytes()
+                fingerprint = _digest(data, (SOLUTIONS / f"{assignment}.ipynb").read_bytes(),
+                                      self.key_version.encode(), json.dumps(self.limits, sort_keys=True).encode())
+                old = previous.get((student, assignment))
+                feedback = self.out / "feedback" / student / f"{assignment}.html"
+                if not self.force and old and old["fingerprint"] == fingerprint and feedback.is_file():
+                    results[(student, assignment)] = Result(**old["result"])
+                    continue
+                result.message = note
+                submitted = nbformat.reads(data.decode("utf-8"), as_version=4)
+                found_tampering = tampering(submitted, released[assignment])
+                try:
+                    to_run = self._sanitize(submitted, student, assignment)
+                except Exception as error:
+                    result.status = "invalid"
+                    result.message = f"{chosen.name}: nbgrader could not read it ({type(error).__name__}: {error})"[:300]
+                    results[(student, assignment)] = result
+                    continue
+                job = {"mode": "grade", "cells": cells_of(to_run, plans[assignment]), "limits": self.limits,
+                       "isolate": True, "notebook_name": f"{assignment}.ipynb", "notebook_text": nbio.dumps(submitted)}
+                contexts[(student, assignment)] = (result, to_run, found_tampering, fingerprint)
+                jobs.append(((student, assignment), job))
+
+        def record(tag, outcome):
+            result, nb, found_tampering, fingerprint = contexts[tag]
+            self._record(result, nb, plans[result.assignment], outcome, found_tampering)
+            results[tag] = result
+            self._save_state(tag, fingerprint, result)
+
+        reused = len(results)
+        interrupted = False
+        try:
+            self.run_many(jobs, desc="grading", on_result=record)
+        except KeyboardInterrupt:
+            interrupted = True
+        ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
+        write_csv(ordered, self.out / "grades.csv")
+        self._summary(ordered, len(jobs), reused, time.perf_counter() - started)
+        if interrupted:
+            raise KeyboardInterrupt
+        return ordered
+
+    def _sanitize(self, nb, student: str, assignment: str):
+        """nbgrader's own intake preprocessors: locked and test cells restored from the gradebook."""
+        from nbgrader.api import Gradebook
+        from nbgrader.preprocessors import (
+            CheckCellMetadata,
+            ClearOutput,
+            DeduplicateIds,
+            OverwriteCells,
+        )
+        from traitlets.config import Config
+
+        with Gradebook(self.db_url, COURSE_ID) as gradebook:
+            gradebook.update_or_create_student(student)
+            gradebook.update_or_create_submission(assignment, student)
+        config = Config()
+        config.OverwriteCells.add_missing_cells = True
+        resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student,
+                                  "db_url": self.db_url}}
+        nb = copy.deepcopy(nb)
+        for preprocessor in (ClearOutput, DeduplicateIds, OverwriteCells, CheckCellMetadata):
+            nb, resources = preprocessor(config=config).preprocess(nb, resources)
+        return nb
+
+    def _record(self, result: Result, nb, plan: dict, outcome: dict, found_tampering: list[str]) -> None:
+        from nbgrader.preprocessors import SaveAutoGrades
+
+        nb = copy.deepcopy(nb)
+        status = outcome.get("status")
+        if status == "failed" or (not outcome.get("cells") and status != "finished"):
+            result.status = "failed"
+            result.message = "; ".join(filter(None, [result.message, outcome.get("reason", "could not be run")]))
+            result.score = result.auto_score = 0.0
+            return
+        timeouts, memory = 0, False
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            ran = outcome["cells"].get(index) or outcome["cells"].get(str(index))
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade") and not meta.get("solution"):
+                probes = outcome["probes"].get(index) or outcome["probes"].get(str(index)) or {}
+                probes = {int(k): v for k, v in probes.items()}
+                cell.outputs, _ = verdict_outputs(plan.get(meta["grade_id"], []), probes, self.key)
+                if ran is None:
+                    cell.outputs = [nbformat.v4.new_output("error", ename="NotRun", evalue="this test did not run: "
+                                                           + (outcome.get("reason") or "the notebook stopped"),
+                                                           traceback=[])]
+            elif ran is not None:
+                cell.outputs = [nbformat.from_dict(o) for o in ran.get("outputs", [])]
+            if ran is not None:
+                timeouts += any(o.get("ename") == "CellTimeoutError" for o in ran.get("outputs", []))
+                memory = memory or bool(ran.get("memory_error"))
+        nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+        resources = {"nbgrader": {"notebook": result.assignment, "assignment": result.assignment,
+                                  "student": result.student, "db_url": self.db_url}}
+        SaveAutoGrades().preprocess(nb, resources)
+        target = self.course / "autograded" / result.student / result.assignment / result.notebook
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(nbio.dumps(nb), encoding="utf-8")
+        scores = _scores(self.db_url, result.assignment, result.student)
+        result.score, result.auto_score = float(scores["score"]), float(scores["auto_score"])
+        result.needs_manual_grading = scores["needs_manual_grading"]
+        notes = []
+        if outcome.get("skipped"):
+            notes += [f"cell {k}: {v}" for k, v in outcome["skipped"].items()]
+        if timeouts:
+            notes.append(f"{timeouts} cell(s) ran past the {self.limits['cell_timeout']} s limit and were stopped")
+        if memory or outcome.get("oom"):
+            notes.append(f"ran out of memory (cap {self.limits['memory'] / 2**30:g} GiB)")
+        if status == "timeout" and not outcome.get("skipped"):
+            notes.append(outcome.get("reason", "ran past the time limit"))
+        if outcome.get("errors"):
+            notes.append("sandbox: " + "; ".join(outcome["errors"])[:200])
+        if found_tampering:
+            result.status = "tampered"
+            notes.append("tampered: " + "; ".join(found_tampering)[:400])
+        result.message = "; ".join(filter(None, [result.message, *notes]))
+        self._feedback(nb, result, found_tampering)
+
+    def _feedback(self, nb, result: Result, found_tampering: list[str]) -> None:
+        """Feedback HTML as nbgrader's generate_feedback makes it, without the hidden tests."""
+        from nbconvert import HTMLExporter
+        from nbgrader.preprocessors import GetGrades
+
+        from .feedback import HideHiddenTests
+
+        exporter = HTMLExporter()
+        exporter.exclude_input_prompt = False
+        nb = copy.deepcopy(nb)
+        if found_tampering:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(
+                "**Grader's note: this submission changed protected cells or patched names the tests use.** "
+                "Those changes were undone before grading: " + "; ".join(found_tampering)))
+        resources = {"nbgrader": {"notebook": result.assignment, "assignment": result.assignment,
+                                  "student": result.student, "db_url": self.db_url}}
+        nb, resources = GetGrades().preprocess(nb, resources)
+        nb, resources = HideHiddenTests().preprocess(nb, resources)
+        html, _ = exporter.from_notebook_node(nb, resources=resources)
+        target = self.out / "feedback" / result.student / f"{result.assignment}.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+
+    # -- state ---------------------------------------------------------------------------------------
+
+    def _load_state(self) -> dict:
+        state = {}
+        if self.state_path.is_file():
+            for line in self.state_path.read_text(encoding="utf-8").splitlines():
+                with contextlib.suppress(ValueError, KeyError):
+                    entry = json.loads(line)
+                    state[(entry["result"]["student"], entry["result"]["assignment"])] = entry
+        return state
+
+    def _save_state(self, tag, fingerprint: str, result: Result) -> None:
+        line = json.dumps({"fingerprint": fingerprint, "result": asdict(result)}) + "\n"
+        with open(self.state_path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def _summary(self, results: list[Result], ran: int, reused: int, seconds: float) -> None:
+        if not self.progress:
+            return
+        counts = {}
+        for r in results:
+            counts[r.status] = counts.get(r.status, 0) + 1
+        per = f", {seconds / ran:.2f} s a notebook" if ran else ""
+        print(f"graded {ran} notebook(s) in {seconds:.1f} s{per}; {reused} unchanged and not regraded; "
+              + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), flush=True)
+
+
+def _scores(db_url: str, assignment: str, student: str) -> dict:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url, COURSE_ID) as gradebook:
+        nb = gradebook.find_submission_notebook(assignment, assignment, student)
+        return {"score": nb.score, "auto_score": nb.code_score, "needs_manual_grading": bool(nb.needs_manual_grade)}
+
+
+def _connect(address: str):
+    try:
+        from distributed import Client
+
+        return Client(address, timeout="10s")
+    except Exception as error:
+        raise SystemExit(f"cannot reach the Dask scheduler at {address}: {type(error).__name__}: "
+                         f"{str(error).splitlines()[0][:200] if str(error) else ''}") from None
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def limits(cell_timeout: float = 30, notebook_timeout: float = 600, memory_gib: float = 4,
+           max_processes: int = 256) -> dict:
+    return {"cell_timeout": cell_timeout, "notebook_timeout": notebook_timeout,
+            "memory": int(memory_gib * 2**30), "max_processes": max_processes, "tmp_size": "512m"}
+
+
+def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout: int = 30,
+          notebook_timeout: int = 600, progress: bool = True, workers: int | None = None,
+          scheduler: str | None = None, memory_gib: float = 4, force: bool = False,
+          students: set[str] | None = None, only: set[str] | None = None) -> list[Result]:
+    grader = Grader(Path(out), db_url, limits(cell_timeout, notebook_timeout, memory_gib),
+                    workers or default_workers(), scheduler, progress, force)
+    return grader.grade(Path(submissions), students, only)
+

@@ -1,0 +1,153 @@
+"""Where sandboxed runs happen: warm zygotes on this machine, or on a Dask cluster's workers.
+
+The unit of work is a *job*: one submission's cells and the probes of its test cells, as plain
+data. :func:`run_job` runs it on a :class:`Zygote` (retrying around a cell that had to be killed)
+and returns plain data: each cell's outputs, each probe's outcomes, how the run ended. The same
+function runs in the grader's threads (local) and in Dask tasks (``--scheduler``), so results are
+the same either way. Stand-ins for the learner's earlier answers (an exercise's ``uses``) are
+computed by :func:`oracle` in this trusted process, on request, never inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from attention_course.convert import decode, encode
+
+from . import REPO
+
+READY_TIMEOUT = 300.0
+
+
+class WorkerDied(RuntimeError):
+    """The zygote process ended (killed, out of memory, machine gone)."""
+
+
+class Zygote:
+    """One warm process (frameworks imported) that forks a sandboxed runner per job."""
+
+    def __init__(self, log: Path | None = None):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+        env.update(TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg", PYTHONUNBUFFERED="1")
+        self.stderr = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.sandbox.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.stderr, env=env, cwd="/", start_new_session=True)
+        ready = self._read(READY_TIMEOUT)
+        if ready.get("event") != "ready":
+            raise WorkerDied(f"the grading worker did not start: {ready}")
+        self.isolation_problem = ready.get("isolation")
+        self.startup_seconds = ready.get("seconds")
+
+    def _read(self, timeout: float | None = None) -> dict:
+        line = self.process.stdout.readline()
+        if not line:
+            code = self.process.poll()
+            raise WorkerDied(f"the grading worker exited (code {code})")
+        return json.loads(line)
+
+    def _send(self, message: dict) -> None:
+        try:
+            self.process.stdin.write((json.dumps(message, allow_nan=True) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise WorkerDied(f"the grading worker is gone ({error})") from None
+
+    def run(self, job: dict, answer) -> dict:
+        """Send one job; collect its events until it is done. ``answer(event)`` serves stand-ins."""
+        self._send(job)
+        result = {"cells": {}, "probes": {}, "records": [], "errors": []}
+        while True:
+            event = self._read()
+            kind = event.get("event")
+            if kind == "done":
+                result.update({k: v for k, v in event.items() if k != "event"})
+                return result
+            if kind == "cell_end":
+                result["cells"][int(event["index"])] = event
+            elif kind == "probe":
+                result["probes"].setdefault(int(event["index"]), {})[int(event["call"])] = event["outcomes"]
+            elif kind == "record":
+                result["records"].append(event)
+            elif kind == "oracle":
+                self._send(answer(event))
+            elif kind == "sandbox_error":
+                result["errors"].append(event.get("message", ""))
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.process.wait()
+        if self.stderr is not subprocess.DEVNULL:
+            self.stderr.close()
+
+
+def oracle(job: dict):
+    """The trusted side of the stand-ins: answers only for an exercise's own ``uses``."""
+    from .key.exercises import get_exercise, in_framework
+
+    allowed = {(call["exercise"], name) for cell in job["cells"] for call in decode(cell.get("calls", []))
+               for name in call["meta"]["uses"]}
+
+    def answer(event: dict) -> dict:
+        pair = (event.get("exercise"), event.get("dependency"))
+        if pair not in allowed:
+            return {"error": "no stand-in for that name here"}
+        try:
+            function = in_framework(get_exercise(pair[0]).uses[pair[1]], "numpy")
+            args = decode(event.get("args", []), max_bytes=16 << 20)
+            kwargs = decode(event.get("kwargs", {}), max_bytes=16 << 20)
+            value = function(*args, **kwargs)
+            return {"value": encode(list(value) if isinstance(value, tuple) else value)}
+        except Exception as error:
+            return {"error": f"{type(error).__name__}: {str(error)[:200]}"}
+
+    return answer
+
+
+def run_job(zygote: Zygote, job: dict, attempts: int = 3) -> dict:
+    """Run a job; when a cell had to be killed (or crashed the process), run again without it."""
+    job = dict(job)
+    if zygote.isolation_problem:
+        job["isolate"] = False  # the grader has warned loudly (see Grader._zygote)
+    skipped: dict[int, str] = {}
+    started = time.perf_counter()
+    for _ in range(attempts):
+        if skipped:
+            job["cells"] = [dict(c, kind="skip", reason=skipped[c["index"]]) if c["index"] in skipped else c
+                            for c in job["cells"]]
+        result = zygote.run(job, oracle(job))
+        if result["status"] == "finished" or result.get("cell") is None or result["cell"] in skipped:
+            break
+        skipped[int(result["cell"])] = result.get("reason", "stopped")
+    result["skipped"] = {str(k): v for k, v in skipped.items()}
+    result["seconds"] = time.perf_counter() - started
+    return result
+
+
+# --- on a Dask cluster -------------------------------------------------------------------------------
+
+_LOCAL = threading.local()
+
+
+def dask_task(job: dict) -> dict:
+    """A Dask task: run one job on this worker's own zygote (started on first use)."""
+    zygote = getattr(_LOCAL, "zygote", None)
+    if zygote is None or zygote.process.poll() is not None:
+        zygote = _LOCAL.zygote = Zygote()
+    try:
+        return run_job(zygote, job)
+    except WorkerDied:
+        zygote.close()
+        _LOCAL.zygote = None
+        raise

@@ -1,0 +1,84 @@
+"""Moving values between NumPy, PyTorch, TensorFlow and plain data (no answers here).
+
+``to_numpy`` and ``to_framework`` convert arrays between frameworks; ``encode`` and ``decode`` turn
+arrays and numbers into JSON-safe plain data and back, exactly (raw bytes in base64, never pickle).
+The checks, the sandboxed grader and the build all use these, so every side agrees on one format.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+# dtypes that may cross between the sandbox and the grader: numbers and booleans only
+_PLAIN_KINDS = "biuf"
+
+
+def to_numpy(value):
+    """NumPy view of a result: accepts arrays, tensors of any framework, lists, numbers."""
+    if hasattr(value, "detach"):  # torch
+        return value.detach().cpu().numpy()
+    if hasattr(value, "numpy") and not isinstance(value, np.ndarray):  # tensorflow
+        return np.asarray(value.numpy())
+    return np.asarray(value)
+
+
+def to_framework(value, framework: str):
+    """A fresh copy of ``value`` in the framework an exercise is written for."""
+    if not hasattr(value, "shape") and not isinstance(value, (list, tuple)):
+        return value  # ints, floats, bools, strings pass through
+    array = np.array(to_numpy(value), copy=True)
+    if framework == "torch":
+        import torch
+
+        return torch.from_numpy(array)
+    if framework == "tensorflow":
+        import tensorflow as tf
+
+        return tf.constant(array)
+    return array
+
+
+def as_numpy_input(value):
+    """An input as the checks keep it: arrays (from any framework or list) or plain scalars."""
+    if hasattr(value, "shape") or isinstance(value, (list, tuple)):
+        return np.array(to_numpy(value), copy=True)
+    return value
+
+
+def encode(value):
+    """JSON-safe plain data for an array, a number, a bool, a string or None (nested in lists/dicts)."""
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        array = np.ascontiguousarray(value)
+        if array.dtype.kind not in _PLAIN_KINDS:
+            raise TypeError(f"cannot encode an array of {array.dtype}")
+        return {"__array__": array.dtype.str, "shape": list(array.shape),
+                "b64": base64.b64encode(array.tobytes()).decode("ascii")}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+def decode(value, max_bytes: int = 64 << 20):
+    """The inverse of :func:`encode`; refuses anything but numbers, bools, strings and arrays of them."""
+    if isinstance(value, dict):
+        if "__array__" in value:
+            dtype = np.dtype(str(value["__array__"]))
+            if dtype.kind not in _PLAIN_KINDS:
+                raise ValueError(f"refused dtype {dtype}")
+            shape = tuple(int(n) for n in value["shape"])
+            raw = base64.b64decode(str(value["b64"]), validate=True)
+            if len(raw) > max_bytes or len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+                raise ValueError("array data has the wrong size")
+            return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+        return {str(k): decode(v, max_bytes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v, max_bytes) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise ValueError(f"refused {type(value).__name__}")

@@ -1,0 +1,439 @@
+"""The verdict: from a check's call and the learner's results to pass or fail, with the mistake named.
+
+The same code judges everywhere, on plain data only:
+
+- a *call* (:func:`make_call`) is what a test cell asks: which exercise, which learner function (by
+  name), the *probes* (inputs on which to run it) and the options (``expect``, ``what``, ...);
+- an *outcome* is what running the learner's function on one probe gave: an array, or what went
+  wrong (it raised, returned None, is missing, ...), as produced by :func:`run_probe`;
+- a *key* answers, for one probe, the expected result and each catalogued mistake's result. The
+  learner's package holds a :class:`StoredKey` of the notebooks' own visible inputs, precomputed by
+  the build; the grader uses ``autograder.key.ComputedKey``, which runs the references and mutants
+  on the grading side, out of the learner's reach.
+
+:func:`judge` never calls learner code: when grading, outcomes come back from the sandbox as plain
+data, and the verdict runs in the grader's own process. Tolerances depend on the dtype and are set
+in one place, :data:`TOLERANCES`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .convert import as_numpy_input, decode, encode, to_framework, to_numpy
+from .mistakes import CATALOGUE
+
+# (rtol, atol) by the precision of the result. float32 carries ~7 significant digits.
+TOLERANCES: dict[str, tuple[float, float]] = {
+    "float16": (2e-3, 2e-3),
+    "float32": (2e-5, 2e-6),
+    "float64": (1e-9, 1e-12),
+}
+
+KINDS = ("check", "rows_sum_to_one", "shift_invariance", "permutation_equivariance")
+
+
+def tolerance(dtype) -> tuple[float, float]:
+    dtype = np.dtype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        return TOLERANCES.get(dtype.name, TOLERANCES["float32"])
+    return TOLERANCES["float64"]  # integers are exact
+
+
+def close(actual, expected, dtype=None) -> bool:
+    """True when the arrays have the same shape and agree within the tolerance of ``dtype``."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return False
+    if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
+        return False
+    rtol, atol = tolerance(dtype if dtype is not None else actual.dtype)
+    return bool(np.allclose(actual.astype(np.float64), expected.astype(np.float64), rtol, atol, True))
+
+
+# --- calls and probes ----------------------------------------------------------------------------
+
+
+def make_call(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict | None = None,
+              **options) -> dict:
+    """The plain-data description of one check: what to run, on what, and how to judge it."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown check kind {kind!r}")
+    kwargs = dict(kwargs or {})
+    arrays = tuple(as_numpy_input(v) for v in inputs)
+    probes = [{"inputs": list(arrays), "kwargs": kwargs}]
+    if kind == "shift_invariance":
+        shifted = (np.asarray(arrays[0]) + options["shift"], *arrays[1:])
+        probes.append({"inputs": list(shifted), "kwargs": kwargs})
+    elif kind == "permutation_equivariance":
+        token_args = tuple(options.get("token_args", (0,)))
+        n_tokens = arrays[token_args[0]].shape[-2]
+        order = np.random.default_rng(options.get("seed", 0)).permutation(n_tokens)
+        permuted = tuple(v[..., order, :] if i in token_args else v for i, v in enumerate(arrays))
+        probes.append({"inputs": list(permuted), "kwargs": kwargs})
+        options = {**options, "order": order.tolist(), "token_args": list(token_args)}
+    function = getattr(candidate, "__name__", None) if callable(candidate) else None
+    return {"kind": kind, "exercise": exercise, "function": function, "probes": probes,
+            "options": {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in options.items()}}
+
+
+def encode_call(call: dict) -> dict:
+    return encode(call)
+
+
+def decode_call(data: dict) -> dict:
+    return decode(data)
+
+
+@contextlib.contextmanager
+def quiet():
+    """No warning and nothing on stderr while learner code runs (stderr goes to stdout)."""
+    with warnings.catch_warnings(), contextlib.redirect_stderr(sys.stdout):
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            yield
+
+
+@contextlib.contextmanager
+def dependencies_replaced(candidate: Callable, replacements: dict[str, Callable]):
+    """Swap names the learner's function calls (their own earlier answers) for stand-ins.
+
+    Each exercise is graded on its own: a wrong ``softmax`` loses the softmax exercise's points
+    only, not those of every later function that calls it.
+    """
+    namespace = getattr(candidate, "__globals__", None)
+    saved = {}
+    if namespace is not None:
+        for name, function in replacements.items():
+            if name in namespace:
+                saved[name] = namespace[name]
+                namespace[name] = function
+    try:
+        yield
+    finally:
+        if namespace is not None:
+            namespace.update(saved)
+
+
+def run_probe(candidate, probe: dict, framework: str, replacements: dict | None = None,
+              tuple_ok: bool = False) -> dict:
+    """Run the learner's function on one probe; the outcome as plain data (never raises)."""
+    if candidate is None:
+        return {"status": "missing"}
+    if not callable(candidate):
+        return {"status": "not_callable", "type": type(candidate).__name__}
+    try:
+        inputs = [to_framework(value, framework) for value in probe["inputs"]]
+        before = [np.array(to_numpy(v), copy=True) if hasattr(v, "shape") else None for v in inputs]
+        with quiet(), dependencies_replaced(candidate, replacements or {}):
+            result = candidate(*inputs, **probe["kwargs"])
+    except NotImplementedError:
+        return {"status": "not_implemented"}
+    except Exception as error:  # the learner's code raised: keep what and why, in one line
+        lines = str(error).splitlines()
+        return {"status": "raised", "type": type(error).__name__, "message": (lines[0] if lines else "")[:300]}
+    try:
+        changed = any(copy is not None and not np.array_equal(to_numpy(v), copy, equal_nan=True)
+                      for v, copy in zip(inputs, before, strict=True))
+    except Exception:
+        changed = False
+    if result is None:
+        return {"status": "none"}
+    if isinstance(result, tuple) and not tuple_ok:
+        return {"status": "tuple", "length": len(result)}
+    try:
+        with quiet():
+            value = np.array(to_numpy(result), copy=True)
+        if value.dtype.kind not in "biuf":
+            raise TypeError(value.dtype)
+    except Exception:
+        return {"status": "unreadable", "type": type(result).__name__}
+    return {"status": "ok", "value": value, "changed_inputs": bool(changed)}
+
+
+# --- keys ----------------------------------------------------------------------------------------
+
+
+class Key:
+    """What the verdict needs to know about exercises: their description, and per probe the answer.
+
+    ``analyse`` returns ``{"expected": array | None, "expected_error": str | None, "mutants":
+    [{"mistake": id, "value": array | None, "error": str | None}, ...]}`` for one probe.
+    """
+
+    def meta(self, exercise: str) -> dict:
+        raise NotImplementedError
+
+    def analyse(self, exercise: str, probe: dict) -> dict:
+        raise NotImplementedError
+
+    def standins(self, exercise: str) -> dict[str, Callable]:
+        """Replacements for the learner's earlier answers this exercise may call (none here)."""
+        return {}
+
+
+def same_probe(a: dict, b: dict) -> bool:
+    """True when two probes have equal kwargs and inputs of equal shape and (nearly) equal values."""
+    if a["kwargs"] != b["kwargs"] or len(a["inputs"]) != len(b["inputs"]):
+        return False
+    for x, y in zip(a["inputs"], b["inputs"], strict=True):
+        if isinstance(x, np.ndarray) != isinstance(y, np.ndarray):
+            return False
+        if isinstance(x, np.ndarray):
+            if x.shape != y.shape or x.dtype != y.dtype:
+                return False
+            if not np.allclose(x.astype(np.float64), y.astype(np.float64), rtol=1e-5, atol=1e-6, equal_nan=True):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+class StoredKey(Key):
+    """The answers for the notebooks' own visible inputs, precomputed by the build (``expected/``).
+
+    It holds no reference code: only, for each input a visible check uses, the expected result and
+    each catalogued mistake's result.
+    """
+
+    def __init__(self, folder: Path | None = None):
+        self.folder = folder or Path(__file__).resolve().parent / "expected"
+        self._exercises: dict[str, dict] | None = None
+
+    def _load(self) -> dict[str, dict]:
+        if self._exercises is None:
+            self._exercises = {}
+            for path in sorted(self.folder.glob("*.json")):
+                data = decode(json.loads(path.read_text(encoding="utf-8")))
+                self._exercises.update(data["exercises"])
+        return self._exercises
+
+    def knows(self, exercise: str) -> bool:
+        return exercise in self._load()
+
+    def meta(self, exercise: str) -> dict:
+        try:
+            return self._load()[exercise]["meta"]
+        except KeyError:
+            raise KeyError(f"no stored data for exercise {exercise!r}") from None
+
+    def analyse(self, exercise: str, probe: dict) -> dict:
+        for case in self._load().get(exercise, {}).get("probes", []):
+            if same_probe(case["probe"], probe):
+                return case["analysis"]
+        raise LookupError(exercise)
+
+
+# --- the verdict ---------------------------------------------------------------------------------
+
+
+class CheckFailed(AssertionError):
+    """A check found a wrong answer; the message says what and, if it can, why."""
+
+
+@dataclass
+class Verdict:
+    passed: bool
+    lines: list[str] = field(default_factory=list)  # what a passing check prints
+    message: str = ""  # why it failed, one line: "✗ exercise: ..."
+
+
+def _name(mistake_id: str) -> str:
+    mistake = CATALOGUE[mistake_id]
+    return f"{mistake.title}. Hint: {mistake.hint}"
+
+
+def diagnose(actual: np.ndarray, analysis: dict) -> str | None:
+    """The message naming the mistake whose result reproduces ``actual``, or None if none does."""
+    float32 = np.issubdtype(actual.dtype, np.floating) and actual.dtype.itemsize <= 4
+    for precision in (("float32", "float64") if float32 else ("float64",)):
+        for mutant in analysis["mutants"]:
+            if mutant.get("precision", "float64") != precision or mutant["value"] is None:
+                continue
+            if close(actual, mutant["value"], actual.dtype if float32 else np.float64):
+                return _name(mutant["mistake"])
+    return None
+
+
+def _mistake_that_raises(analysis: dict, error: str) -> str | None:
+    """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique."""
+    if analysis.get("expected_error"):
+        return None  # the input itself is unusual: no basis for a guess
+    raising = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] is not None})
+    same = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] == error})
+    candidates = same or raising
+    return _name(candidates[0]) if len(candidates) == 1 else None
+
+
+def _describe_difference(actual: np.ndarray, expected: np.ndarray) -> str:
+    if actual.shape != expected.shape:
+        if actual.size == expected.size:
+            return (f"the result has shape {actual.shape} but should have shape {expected.shape} "
+                    "(the right numbers in the wrong arrangement?).")
+        return f"the result has shape {actual.shape} but should have shape {expected.shape}."
+    if np.issubdtype(actual.dtype, np.floating) and not np.all(np.isfinite(actual)):
+        return "the result contains nan or inf although the input is finite."
+    difference = np.abs(actual.astype(np.float64) - expected)
+    where = np.unravel_index(int(np.argmax(difference)), difference.shape) if difference.ndim else ()
+    return (f"the result differs from the expected one (largest difference {difference.max():.3g}"
+            f" at index {tuple(int(i) for i in where)}).")
+
+
+class _Fail(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict]) -> str | None:
+    """What is wrong with an outcome that is not an array, in one line (None if it is one)."""
+    status = outcome["status"]
+    if status == "ok":
+        return None
+    if status == "missing":
+        return "no function of that name is defined: did its cell run without an error?"
+    if status == "not_callable":
+        return f"expected a function, got {outcome['type']}."
+    if status == "not_implemented":
+        return "not implemented yet: replace `raise NotImplementedError()` with your code."
+    if status == "raised":
+        message = f"your function raised {outcome['type']}: {outcome['message']}"
+        suspect = _mistake_that_raises(analysis_of(), outcome["message"])
+        return f"{message}. Likely mistake: {suspect}" if suspect else message
+    if status == "none":
+        return "your function returned None: did you forget `return`?"
+    if status == "tuple":
+        return f"your function returned a tuple of {outcome['length']}; expected {meta['returns']}."
+    if status == "unreadable":
+        return f"could not read the result as an array (got {outcome['type']})."
+    return f"the function could not be run ({status})."
+
+
+def _value(meta: dict, outcome: dict, analysis_of: Callable[[], dict]) -> np.ndarray:
+    problem = _problem(meta, outcome, analysis_of)
+    if problem:
+        raise _Fail(problem)
+    if outcome.get("changed_inputs"):
+        mistake = CATALOGUE["changes_inputs_in_place"]
+        raise _Fail(f"{mistake.title}. Hint: {mistake.hint}")
+    return outcome["value"]
+
+
+def _describe_inputs(probe: dict) -> str:
+    return ", ".join(str(np.shape(v)) if isinstance(v, np.ndarray) else repr(v) for v in probe["inputs"])
+
+
+def expect_lines(actual, expected, decimals: int = 4, what: str = "the result") -> str:
+    """Compare with expected numbers (those a seed printed) to ``decimals`` places; the ✓ line."""
+    actual = to_numpy(actual).astype(np.float64)
+    expected = np.asarray(expected, dtype=np.float64)
+    if actual.shape != expected.shape:
+        raise _FailWhat(what, f"shape {actual.shape}, expected {expected.shape}")
+    if not bool(np.allclose(actual, expected, 0.0, 0.6 * 10.0**-decimals)):
+        raise _FailWhat(what, f"got {np.round(actual, decimals).tolist()}, expected {expected.tolist()}")
+    return f"✓ {what} as expected: {np.round(expected, decimals).tolist()}"
+
+
+class _FailWhat(Exception):  # a failure that names what was compared, not the exercise
+    def __init__(self, what: str, message: str):
+        super().__init__(message)
+        self.message = f"✗ {what}: {message}"
+
+
+def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
+    exercise, probe, options = call["exercise"], call["probes"][0], call["options"]
+    analysis = _lazy(key, exercise, probe)
+    actual = _value(meta, outcomes[0], analysis)
+    expected_error = analysis()["expected_error"]
+    if expected_error:
+        raise _Fail(f"the check's own input is invalid ({expected_error}); please report this.")
+    expected = np.asarray(analysis()["expected"], dtype=np.float64)
+    if np.issubdtype(actual.dtype, np.integer) and not meta.get("integers_ok") and not close(actual, expected):
+        raise _Fail(diagnose(actual, analysis()) or _name("integer_arithmetic"))
+    if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
+        raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
+    if options.get("dtype") and actual.dtype != np.dtype(options["dtype"]):
+        raise _Fail(f"expected a result of dtype {options['dtype']}, got {actual.dtype}. "
+                    f"{options.get('dtype_hint', '')}".rstrip())
+    # Judge at the precision of the learner's result or of the inputs, whichever is coarser.
+    dtypes = [actual.dtype] + [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray)]
+    floats = [d for d in dtypes if np.issubdtype(d, np.floating)]
+    coarsest = min(floats, key=lambda d: d.itemsize) if floats else np.dtype(np.float64)
+    if not close(actual, expected, coarsest):
+        raise _Fail(diagnose(actual, analysis()) or _describe_difference(actual, expected))
+    lines = [] if options.get("quiet") else [f"✓ {exercise}: correct for input {_describe_inputs(probe)}"]
+    if options.get("expect") is not None:
+        lines.append(expect_lines(actual, options["expect"], options.get("decimals", 4),
+                                  options.get("what") or f"{exercise}'s result"))
+    return lines
+
+
+def _judge_rows(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
+    exercise, probe, axis = call["exercise"], call["probes"][0], call["options"].get("axis", -1)
+    analysis = _lazy(key, exercise, probe)
+    result = _value(meta, outcomes[0], analysis)
+    actual = result.astype(np.float64)
+    sums = actual.sum(axis=axis)
+    if not (bool(np.allclose(sums, 1.0, 1e-4, 1e-5)) and np.all(actual >= -1e-7)):
+        raise _Fail(diagnose(result, analysis()) or "the weights of each query should be non-negative and "
+                    f"sum to 1 (row sums here range from {np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}).")
+    return [f"✓ {exercise}: every row sums to 1"]
+
+
+def _judge_shift(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
+    exercise, shift = call["exercise"], call["options"]["shift"]
+    plain = _value(meta, outcomes[0], _lazy(key, exercise, call["probes"][0]))
+    shifted_analysis = _lazy(key, exercise, call["probes"][1])
+    shifted = _value(meta, outcomes[1], shifted_analysis)
+    if not close(shifted, plain, np.float32):
+        raise _Fail(diagnose(shifted, shifted_analysis()) or f"adding {shift} to every score changed the "
+                    "weights; a softmax ignores such a shift.")
+    return [f"✓ {exercise}: adding {shift:g} to every score changes nothing"]
+
+
+def _judge_permutation(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
+    exercise, order = call["exercise"], np.asarray(call["options"]["order"])
+    analysis = _lazy(key, exercise, call["probes"][0])
+    plain = _value(meta, outcomes[0], analysis)
+    reordered = _value(meta, outcomes[1], _lazy(key, exercise, call["probes"][1]))
+    if plain.ndim < 2 or not close(reordered, plain[..., order, :], np.float32):
+        raise _Fail(diagnose(plain, analysis()) or "reordering the tokens should reorder the outputs in "
+                    "the same way and change nothing else.")
+    return [f"✓ {exercise}: reordering the tokens reorders the outputs"]
+
+
+_JUDGES = {"check": _judge_check, "rows_sum_to_one": _judge_rows, "shift_invariance": _judge_shift,
+           "permutation_equivariance": _judge_permutation}
+
+
+def _lazy(key: Key, exercise: str, probe: dict) -> Callable[[], dict]:
+    cache: list[dict] = []
+
+    def analysis() -> dict:
+        if not cache:
+            cache.append(key.analyse(exercise, probe))
+        return cache[0]
+
+    return analysis
+
+
+def judge(call: dict, outcomes: list[dict], key: Key) -> Verdict:
+    """Decide one check from the learner's outcomes (one per probe). Runs no learner code."""
+    exercise = call["exercise"]
+    try:
+        meta = key.meta(exercise)
+        if len(outcomes) != len(call["probes"]):
+            raise _Fail("the function was not run on every input of this check.")
+        return Verdict(True, _JUDGES[call["kind"]](call, meta, outcomes, key))
+    except _Fail as failure:
+        return Verdict(False, message=f"✗ {exercise}: {failure.message}")
+    except _FailWhat as failure:
+        return Verdict(False, message=failure.message)
