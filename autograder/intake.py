@@ -147,7 +147,8 @@ GUARDED_NAMES = {"check", "check_rows_sum_to_one", "check_shift_invariance", "ch
 GUARDED_MODULES = {"np", "numpy", "torch", "tf", "tensorflow", "keras", "scipy", "attention_course", "checks",
                    "builtins", "sys", "IPython", "os", "nbgrader"}
 _HOOKS = {"input_transformers_cleanup", "input_transformers_post", "ast_transformers", "set_custom_exc",
-          "register_post_execute", "register", "register_magic_function", "showtraceback"}
+          "register_post_execute", "register", "register_magic_function", "showtraceback", "events",
+          "custom_exceptions"}
 
 
 def _root_name(node: ast.AST) -> str | None:
@@ -163,9 +164,6 @@ def _attributes(node: ast.AST) -> list[str]:
             names.append(node.attr)
         node = node.func if isinstance(node, ast.Call) else node.value
     return names
-
-
-_HOOKS = _HOOKS | {"input_transformers_post", "input_transformers_cleanup", "events", "custom_exceptions"}
 
 
 def patches(source: str) -> list[str]:

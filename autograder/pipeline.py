@@ -352,7 +352,6 @@ class Grader:
         if self.scheduler:
             self.client = _connect(self.scheduler)
         previous = self._load_state()
-        self.extra_hide = getattr(self, "extra_hide", [])
         plans = self.prepare(present) if present else {}
         maxima = {name: points(self.course, name) for name in present}
         source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}

@@ -23,8 +23,6 @@ from attention_course.convert import decode, encode
 
 from . import REPO
 
-READY_TIMEOUT = 300.0
-
 
 class WorkerDied(RuntimeError):
     """The zygote process ended (killed, out of memory, machine gone)."""
@@ -40,13 +38,13 @@ class Zygote:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "autograder.sandbox.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.stderr, env=env, cwd="/", start_new_session=True)
-        ready = self._read(READY_TIMEOUT)
+        ready = self._read()
         if ready.get("event") != "ready":
             raise WorkerDied(f"the grading worker did not start: {ready}")
         self.isolation_problem = ready.get("isolation")
         self.startup_seconds = ready.get("seconds")
 
-    def _read(self, timeout: float | None = None) -> dict:
+    def _read(self) -> dict:
         line = self.process.stdout.readline()
         if not line:
             code = self.process.poll()

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .convert import as_numpy_input, decode, encode, to_framework, to_numpy
+from .convert import as_numpy_input, decode, to_framework, to_numpy
 from .mistakes import CATALOGUE
 
 # (rtol, atol) by the precision of the result. float32 carries ~7 significant digits.
@@ -83,14 +83,6 @@ def make_call(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict |
     function = getattr(candidate, "__name__", None) if callable(candidate) else None
     return {"kind": kind, "exercise": exercise, "function": function, "probes": probes,
             "options": {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in options.items()}}
-
-
-def encode_call(call: dict) -> dict:
-    return encode(call)
-
-
-def decode_call(data: dict) -> dict:
-    return decode(data)
 
 
 @contextlib.contextmanager
