@@ -450,7 +450,7 @@ class Grader:
             result.message = "; ".join(filter(None, [result.message, outcome.get("reason", "could not be run")]))
             result.score = result.auto_score = 0.0
             return
-        timeouts, memory = 0, False
+        timeouts, memory = [], False
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
@@ -467,7 +467,8 @@ class Grader:
             elif ran is not None:
                 cell.outputs = [nbformat.from_dict(o) for o in ran.get("outputs", [])]
             if ran is not None:
-                timeouts += any(o.get("ename") == "CellTimeoutError" for o in ran.get("outputs", []))
+                if any(o.get("ename") == "CellTimeoutError" for o in ran.get("outputs", [])):
+                    timeouts.append(meta.get("grade_id") or f"cell {index}")
                 memory = memory or bool(ran.get("memory_error"))
         nb = nbformat.from_dict(json.loads(json.dumps(nb)))
         resources = {"nbgrader": {"notebook": result.assignment, "assignment": result.assignment,
@@ -481,9 +482,9 @@ class Grader:
         result.needs_manual_grading = scores["needs_manual_grading"]
         notes = []
         if outcome.get("skipped"):
-            notes += [f"cell {k}: {v}" for k, v in outcome["skipped"].items()]
+            notes += [f"cell {k} was skipped, the rest graded: {v}" for k, v in outcome["skipped"].items()]
         if timeouts:
-            notes.append(f"{timeouts} cell(s) ran past the {self.limits['cell_timeout']} s limit and were stopped")
+            notes.append(f"ran past the {self.limits['cell_timeout']} s limit and stopped: {', '.join(timeouts)}")
         if memory or outcome.get("oom"):
             notes.append(f"ran out of memory (cap {self.limits['memory'] / 2**30:g} GiB)")
         if status == "timeout" and not outcome.get("skipped"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import warnings
 
 import numpy as np
@@ -181,3 +182,22 @@ def test_heatmap_labels_tokens():
     ax = plots.heatmap(ref.softmax(RNG.normal(size=(3, 3))), ["a", "b", "c"])
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("value", [np.float64(2.5), np.array(3.0), np.arange(6.0).reshape(2, 3).T,
+                                   np.array([[1, 2]], dtype=np.int32), np.zeros((0, 3), np.float32)])
+def test_codec_keeps_shape_dtype_and_values(value):
+    from attention_course.convert import decode, encode
+
+    back = decode(json.loads(json.dumps(encode(value))))
+    assert back.shape == np.shape(value) and back.dtype == np.asarray(value).dtype
+    assert np.array_equal(back, value)
+
+
+def test_codec_refuses_objects():
+    from attention_course.convert import decode, encode
+
+    with pytest.raises(TypeError):
+        encode(np.array([object()]))
+    with pytest.raises(ValueError):
+        decode({"__array__": "|O", "shape": [1], "b64": ""})

@@ -222,7 +222,7 @@ def run_cells(shell, channel: Channel, cells: list[dict], mode: str, cell_timeou
         channel.send({"event": "cell_start", "index": cell["index"]})
         error = None
         if cell["kind"] == "skip":
-            outputs = _outputs(_Nothing(), _named("CellTimeoutError", cell["reason"]))
+            outputs = _outputs(_Nothing(), _named("CellSkipped", f"this cell was not run: {cell['reason']}"))
         elif cell["kind"] == "test" and mode == "grade":
             _probe_cell(shell, channel, cell, cell_timeout)
             outputs = []

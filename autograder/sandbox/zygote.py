@@ -209,7 +209,7 @@ def _relay(job: dict, runner_pid: int, up_read: int, down_write: int) -> dict:
         return {"status": "died", "cell": cell, "reason": "a message from the notebook was too large"}
     how = (f"killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
            else f"exited with code {code}")
-    return {"status": "died", "cell": cell, "reason": f"the notebook's process {how}"}
+    return {"status": "died", "cell": cell, "reason": f"the kernel died (the notebook's process {how})"}
 
 
 def _kill(pid: int) -> None:

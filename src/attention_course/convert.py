@@ -50,7 +50,7 @@ def as_numpy_input(value):
 def encode(value):
     """JSON-safe plain data for an array, a number, a bool, a string or None (nested in lists/dicts)."""
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-        array = np.ascontiguousarray(value)
+        array = np.asarray(value)  # not ascontiguousarray, which makes a 0-d array 1-d
         if array.dtype.kind not in _PLAIN_KINDS:
             raise TypeError(f"cannot encode an array of {array.dtype}")
         return {"__array__": array.dtype.str, "shape": list(array.shape),

@@ -353,8 +353,8 @@ def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list
     if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
         raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
     if options.get("dtype") and actual.dtype != np.dtype(options["dtype"]):
-        raise _Fail(f"expected a result of dtype {options['dtype']}, got {actual.dtype}. "
-                    f"{options.get('dtype_hint', '')}".rstrip())
+        raise _Fail(diagnose(actual, analysis()) or f"expected a result of dtype {options['dtype']}, got "
+                    f"{actual.dtype}. {options.get('dtype_hint', '')}".rstrip())
     # Judge at the precision of the learner's result or of the inputs, whichever is coarser.
     dtypes = [actual.dtype] + [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray)]
     floats = [d for d in dtypes if np.issubdtype(d, np.floating)]
