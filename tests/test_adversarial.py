@@ -10,7 +10,6 @@ and to damage the notebook (deleted and edited test cells, a renamed or malforme
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 from pathlib import Path
