@@ -42,7 +42,8 @@ def bad_class(tmp_path_factory):
         nbio.read(NOTEBOOKS / f"{NAME}.ipynb"), nbio.read(SOLUTIONS / f"{NAME}.ipynb"),
         {"scores_for_query": "def scores_for_query(query, inputs):\n    while True:\n        pass"})
     write_submission(subs, "loop", NAME, looping)
-    stubborn = "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.1)"
+    stubborn = ("import signal, time\nfor number in (signal.SIGINT, signal.SIGALRM):\n"
+                "    signal.signal(number, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.1)")
     write_submission(subs, "stubborn", NAME, _with_cell(_solved(), stubborn))
     cheat = nbio.read(NOTEBOOKS / f"{NAME}.ipynb")
     for cell in cheat.cells:  # edit every locked test cell to pass, and delete one of them
@@ -94,7 +95,7 @@ def test_endless_loop_in_an_exercise_costs_only_that_exercise(bad_class):
     result = bad_class[0]["loop"]
     assert result.status == "graded"
     assert result.auto_score == 10 - 2  # scores_for_query is worth 2
-    assert "ran past the 5 s limit" in result.message and "correct_scores_for_query" in result.message
+    assert "ran past the 5 s limit" in result.message
 
 
 def test_loop_that_ignores_interrupts_is_killed_and_skipped(bad_class):
