@@ -189,7 +189,30 @@ def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
     return {SAMPLES / student / name / f"{name}.ipynb": nbio.dumps(nb) for student, nb in students.items()}
 
 
-EXPECTED = REPO / "src" / "attention_course" / "expected"
+EXPECTED = REPO / "src" / "attention_course" / "expected"  # learner side: visible checks' answers
+PLANS = REPO / "autograder" / "key" / "plans"  # grading side: every check call of every test cell
+PLAN_LIMIT = 4 << 20  # a bigger plan is not stored: the grader records it itself (once, then cached)
+
+
+def _generated_files() -> set[Path]:
+    """Files of the generated kinds that exist now (those without a source are deleted by the build)."""
+    return (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))
+            | set(PLANS.glob("*.json")))
+
+
+def plan_text(name: str, plan: dict) -> str | None:
+    """The stored plan of a source notebook: its check calls (no exercise metadata: the key adds it)."""
+    import json
+
+    from attention_course.convert import encode
+
+    from .pipeline import source_digest
+
+    bare = {grade_id: [{k: v for k, v in call.items() if k != "meta"} for call in calls]
+            for grade_id, calls in plan.items()}
+    text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb: edit that",
+                       "source": source_digest(name), "plan": encode(bare)}, sort_keys=True, indent=0)
+    return text + "\n" if len(text) <= PLAN_LIMIT else None
 
 
 def recorded_calls(names: list[str]) -> dict[str, dict]:
@@ -234,6 +257,9 @@ def expected_data(names: list[str]) -> dict[Path, str]:
                            "autograder/key: edit those", "exercises": encode(exercises)},
                           sort_keys=True, indent=0, allow_nan=True)
         files[EXPECTED / f"{name}.json"] = text + "\n"
+        stored = plan_text(name, plan)
+        if stored is not None:
+            files[PLANS / f"{name}.json"] = stored
     return files
 
 
@@ -254,7 +280,7 @@ def expected_files() -> dict[Path, str]:
 def stale(files: dict[Path, str]) -> list[str]:
     problems = [str(path.relative_to(REPO)) for path, text in files.items()
                 if not path.is_file() or path.read_text(encoding="utf-8") != text]
-    extra = (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))) - set(files)
+    extra = _generated_files() - set(files)
     return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
 
 
@@ -268,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(f"stale: {problem} (run `python3 tasks.py build`)")
         return 1 if problems else 0
-    for extra in (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))) - set(files):
+    for extra in _generated_files() - set(files):
         extra.unlink()
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

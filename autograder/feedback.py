@@ -5,10 +5,22 @@ gradebook to be run. This preprocessor removes them again and cuts every traceba
 down to its last line, the check's message, because a traceback quotes the failing source line.
 """
 
+import functools
+import json
+import re
+
+from jinja2 import pass_context
+from nbconvert import HTMLExporter
+from nbconvert.exporters.templateexporter import TemplateExporter
+from nbconvert.filters.highlight import Highlight2HTML
+from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import is_grade
 
 _HIDDEN = "### BEGIN HIDDEN TESTS"
+# The elements HTMLExporter makes focusable, as its lab template writes them, and images without alt.
+_FOCUSABLE = re.compile(r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputArea-output)\b[^"]*"[^>]*)>')
+_NO_ALT = re.compile(r"<img(?![^>]*\balt=)([^>]*>)")
 
 
 class HideHiddenTests(ClearHiddenTests):
@@ -24,3 +36,51 @@ class HideHiddenTests(ClearHiddenTests):
             if output.output_type == "error":
                 output.traceback = [f"{output.ename}: {output.evalue}"]
         return cell, resources
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbconvert's HTML exporter, made fast for a class: what every student shares renders once.
+
+    Most of a feedback page is cells every student has alike (the notebook's text, locked cells), and
+    rendering them (Markdown, then bleach's sanitiser) is most of the exporter's time. Both are pure
+    functions of their input, so their results are remembered for the exporter's lifetime; the page
+    is the same as :class:`HTMLExporter` makes.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._markdown: dict[tuple, str] = {}
+        self._highlight = None
+
+    @pass_context
+    def markdown2html(self, context, source):
+        cell = context.get("cell", {})
+        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        key = (source, json.dumps(cell.get("attachments", {}), sort_keys=True), path)
+        if key not in self._markdown:
+            self._markdown[key] = super().markdown2html(context, source)
+        return self._markdown[key]
+
+    def default_filters(self):
+        for name, function in super().default_filters():
+            yield name, (functools.lru_cache(maxsize=16384)(function) if name == "clean_html" else function)
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        """HTMLExporter's page, without re-parsing it with BeautifulSoup (most of the time left).
+
+        HTMLExporter registers two filters, renders the template, then parses the page to give
+        images without alt text a placeholder and make cells focusable (tabindex). The same is done
+        here on the rendered text: the template's markup for those elements is fixed.
+        """
+        language = nb.metadata.get("language_info", {})
+        lexer = language.get("pygments_lexer", language.get("name", None))
+        if self._highlight is None or self._highlight[0] != lexer:
+            self._highlight = (lexer, Highlight2HTML(pygments_lexer=lexer, parent=self))
+        resources = self._init_resources(resources)
+        self.register_filter("highlight_code", self._highlight[1])
+        self.register_filter("filter_data_type", WidgetsDataTypeFilter(
+            notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+        html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        html = _FOCUSABLE.sub(r'\1 tabindex="0">', html)
+        html = _NO_ALT.sub(r'<img alt="No description has been provided for this image"\1', html)
+        return html, resources

@@ -22,6 +22,7 @@ import fcntl
 import hashlib
 import json
 import os
+import queue
 import sys
 import tempfile
 import threading
@@ -49,7 +50,7 @@ from .intake import (
     validate,
     write_csv,
 )
-from .workers import Zygote, dask_task, run_job
+from .workers import WorkerDied, Zygote, dask_task, run_job
 
 COURSE_ID = "attention-from-scratch"
 KEY_FILES = [*sorted((REPO / "autograder" / "key").rglob("*.py")), REPO / "src" / "attention_course" / "verdict.py",
@@ -106,6 +107,27 @@ def cells_of(nb: nbformat.NotebookNode, plan: dict | None = None) -> list[dict]:
             entry["calls"] = encode(plan.get(meta["grade_id"], []))
         cells.append(entry)
     return cells
+
+
+def source_digest(name: str) -> str:
+    return hashlib.sha256((SOLUTIONS / f"{name}.ipynb").read_bytes()).hexdigest()
+
+
+def stored_plan(name: str) -> dict | None:
+    """The plan the build stored for a source notebook (autograder/key/plans/), if it is current."""
+    from .key import meta
+
+    path = REPO / "autograder" / "key" / "plans" / f"{name}.json"
+    if not path.is_file():
+        return None
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    if stored.get("source") != source_digest(name):
+        return None  # solutions/ changed since the build: record it again
+    plan = decode(stored["plan"])
+    for calls in plan.values():
+        for call in calls:
+            call["meta"] = meta(call["exercise"])
+    return plan
 
 
 def record_job(source: nbformat.NotebookNode, limits: dict) -> dict:
@@ -179,6 +201,9 @@ class Grader:
         from .key import ComputedKey
 
         self.key = ComputedKey()
+        self._exporter = None  # one feedback exporter for the run: shared cells render once
+        self._pool: queue.Queue[Zygote] = queue.Queue()  # warm workers between batches of jobs
+        self._starting: list[threading.Thread] = []
 
     # -- set-up ------------------------------------------------------------------------------------
 
@@ -202,11 +227,18 @@ class Grader:
             plan_file = cache / f"{name}-{_digest(source_bytes, self.key_version.encode())[:16]}.json"
             if plan_file.is_file():
                 plans[name] = decode(json.loads(plan_file.read_text()))
+            elif (plan := stored_plan(name)) is not None:
+                plans[name] = plan
             else:
                 todo_plans.append((name, plan_file))
         with futures.ThreadPoolExecutor(max_workers=self.workers) as pool:
-            generating = {pool.submit(nbgrader, self.course, "generate_assignment", name, "--force", timeout=600): (name, stamp)
-                          for name, stamp in todo_generate}
+            # One nbgrader process for several assignments ("*": every one in source/): its start-up
+            # (imports, gradebook migration) costs more than generating a notebook.
+            generating = {}
+            if todo_generate:
+                which = todo_generate[0][0] if len(todo_generate) == 1 else "*"
+                generating[pool.submit(nbgrader, self.course, "generate_assignment", which, "--force",
+                                       timeout=600)] = todo_generate
             if todo_plans:
                 sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
                 jobs = {name: record_job(sources[name], self.limits) for name, _ in todo_plans}
@@ -214,11 +246,12 @@ class Grader:
                 for name, plan_file in todo_plans:
                     plans[name] = plan_from_records(sources[name], results[name])
                     plan_file.write_text(json.dumps(encode(plans[name])))
-            for future, (name, stamp) in generating.items():
+            for future, todo in generating.items():
                 code, output = future.result()
                 if code != 0:
-                    raise SystemExit(f"could not prepare {name} from solutions/:\n{output[-2000:]}")
-                generated[name] = stamp
+                    names = ", ".join(name for name, _ in todo)
+                    raise SystemExit(f"could not prepare {names} from solutions/:\n{output[-2000:]}")
+                generated.update(dict(todo))
         stamps.write_text(json.dumps(generated))
         return plans
 
@@ -265,7 +298,7 @@ class Grader:
             queue_lock = threading.Lock()
 
             def work():
-                zygote = None
+                zygote = self._take_zygote()
                 try:
                     while True:
                         with queue_lock:
@@ -289,7 +322,7 @@ class Grader:
                             finish(tag, result)
                 finally:
                     if zygote is not None:
-                        zygote.close()
+                        self._pool.put(zygote)  # warm for the next batch of jobs in this run
 
             threads = [threading.Thread(target=work, daemon=True) for _ in range(min(self.workers, len(jobs)))]
             for thread in threads:
@@ -299,6 +332,41 @@ class Grader:
                     thread.join(0.2)
         bar.close()
         return results
+
+    def warm_up(self) -> None:
+        """Start this machine's warm workers in the background (their imports overlap the set-up)."""
+        if self.scheduler or self._starting:
+            return
+        def start():
+            try:
+                self._pool.put(self._zygote())
+            except WorkerDied as error:  # the jobs that wait for it start their own, and report
+                with self.lock:
+                    self.warnings.append(f"a grading worker did not start: {error}")
+
+        self._starting = [threading.Thread(target=start, daemon=True) for _ in range(self.workers)]
+        for thread in self._starting:
+            thread.start()
+
+    def _take_zygote(self) -> Zygote | None:
+        """A warm worker from the pool (waiting for one being started), or None to start one."""
+        self.warm_up()
+        try:
+            zygote = self._pool.get(timeout=Zygote.START_TIMEOUT)
+        except queue.Empty:
+            return None
+        return zygote if zygote.process.poll() is None else None
+
+    def close(self) -> None:
+        """Stop the warm workers."""
+        for thread in self._starting:
+            thread.join()
+        while True:
+            try:
+                self._pool.get_nowait().close()
+            except queue.Empty:
+                break
+        self._starting = []
 
     def _zygote(self) -> Zygote:
         zygote = Zygote(self.out / "workers.log")
@@ -327,6 +395,7 @@ class Grader:
                 self.extra_hide = [folder.resolve(), submissions.resolve()]
                 return self._grade(folder, known, students, only)
         finally:
+            self.close()
             fcntl.flock(lock, fcntl.LOCK_UN)
             lock.close()
 
@@ -342,6 +411,25 @@ class Grader:
             raise SystemExit(f"{submissions}: no such folder or zip file")
         return submissions
 
+    def _fingerprint(self, data: bytes, assignment: str) -> str:
+        """What a result depends on: the submission, the source notebook, the key and the limits."""
+        return _digest(data, (SOLUTIONS / f"{assignment}.ipynb").read_bytes(), self.key_version.encode(),
+                       json.dumps(self.limits, sort_keys=True).encode())
+
+    def _unchanged(self, student: str, assignment: str, fingerprint: str, previous: dict) -> bool:
+        old = previous.get((student, assignment))
+        feedback = self.out / "feedback" / student / f"{assignment}.html"
+        return not self.force and bool(old) and old["fingerprint"] == fingerprint and feedback.is_file()
+
+    def _anything_to_run(self, found, students, present, source_ids, previous) -> bool:
+        for student in students:
+            for assignment in present:
+                chosen, _ = choose_notebook(found.get((student, assignment), []), assignment, source_ids[assignment])
+                if chosen is not None and not self._unchanged(
+                        student, assignment, self._fingerprint(chosen.read_bytes(), assignment), previous):
+                    return True
+        return False
+
     def _grade(self, folder: Path, known: list[str], students_wanted, only) -> list[Result]:
         started = time.perf_counter()
         found = find_submissions(folder, known)
@@ -352,9 +440,11 @@ class Grader:
         if self.scheduler:
             self.client = _connect(self.scheduler)
         previous = self._load_state()
+        source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
+        if self._anything_to_run(found, students, present, source_ids, previous):
+            self.warm_up()  # the workers' imports overlap nbgrader's set-up
         plans = self.prepare(present) if present else {}
         maxima = {name: points(self.course, name) for name in present}
-        source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
         released = {name: nbio.read(self.course / "release" / name / f"{name}.ipynb") for name in present}
         results: dict[tuple[str, str], Result] = {}
         jobs, contexts = [], {}
@@ -376,11 +466,9 @@ class Grader:
                     results[(student, assignment)] = result
                     continue
                 data = chosen.read_bytes()
-                fingerprint = _digest(data, (SOLUTIONS / f"{assignment}.ipynb").read_bytes(),
-                                      self.key_version.encode(), json.dumps(self.limits, sort_keys=True).encode())
+                fingerprint = self._fingerprint(data, assignment)
                 old = previous.get((student, assignment))
-                feedback = self.out / "feedback" / student / f"{assignment}.html"
-                if not self.force and old and old["fingerprint"] == fingerprint and feedback.is_file():
+                if self._unchanged(student, assignment, fingerprint, previous):
                     results[(student, assignment)] = Result(**old["result"])
                     continue
                 result.message = note
@@ -499,13 +587,14 @@ class Grader:
 
     def _feedback(self, nb, result: Result, found_tampering: list[str]) -> None:
         """Feedback HTML as nbgrader's generate_feedback makes it, without the hidden tests."""
-        from nbconvert import HTMLExporter
         from nbgrader.preprocessors import GetGrades
 
-        from .feedback import HideHiddenTests
+        from .feedback import FeedbackExporter, HideHiddenTests
 
-        exporter = HTMLExporter()
-        exporter.exclude_input_prompt = False
+        if self._exporter is None:
+            self._exporter = FeedbackExporter()
+            self._exporter.exclude_input_prompt = False
+        exporter = self._exporter
         nb = copy.deepcopy(nb)
         if found_tampering:
             nb.cells.insert(0, nbformat.v4.new_markdown_cell(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -31,6 +32,8 @@ class WorkerDied(RuntimeError):
 class Zygote:
     """One warm process (frameworks imported) that forks a sandboxed runner per job."""
 
+    START_TIMEOUT = 180  # seconds to import the frameworks; far more than they take (about 10 s)
+
     def __init__(self, log: Path | None = None):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
         env.update(TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg", PYTHONUNBUFFERED="1")
@@ -38,6 +41,10 @@ class Zygote:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "autograder.sandbox.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.stderr, env=env, cwd="/", start_new_session=True)
+        ready, _, _ = select.select([self.process.stdout], [], [], self.START_TIMEOUT)
+        if not ready:
+            self.close()
+            raise WorkerDied(f"the grading worker did not start within {self.START_TIMEOUT} s")
         ready = self._read()
         if ready.get("event") != "ready":
             raise WorkerDied(f"the grading worker did not start: {ready}")

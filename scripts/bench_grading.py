@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -65,16 +66,45 @@ def make_class(root: Path, students: int) -> dict[str, str]:
     return kinds
 
 
-def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str]:
+def sandbox_memory() -> int:
+    """Bytes used by the grading processes (warm zygotes and their forks), shared pages counted once (PSS)."""
+    total = 0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if b"autograder.sandbox" not in (proc / "cmdline").read_bytes():
+                continue
+            for line in (proc / "smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total
+
+
+def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str, int]:
+    """(wall seconds, the grader's summary line, peak memory of its sandboxes in bytes)."""
     env = dict(os.environ, PYTHONPATH=str(REPO), TF_CPP_MIN_LOG_LEVEL="3")
+    peak, done = [0], threading.Event()
+
+    def sample():
+        while not done.wait(0.25):
+            peak[0] = max(peak[0], sandbox_memory())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     started = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "autograder.grade", str(submissions), "--out", str(out),
-                                "--workers", str(workers), "--quiet"], cwd=REPO, env=env,
+                                "--workers", str(workers)], cwd=REPO, env=env,
                                capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    done.set()
+    sampler.join()
     if completed.returncode:
         sys.exit(f"the course's grader failed:\n{completed.stdout}\n{completed.stderr}")
-    return seconds, completed.stdout.strip()
+    summary = [line for line in completed.stdout.splitlines() if line.startswith("graded")]
+    return seconds, (summary[-1] if summary else ""), peak[0]
 
 
 def _cell_seconds(cell) -> float:
@@ -141,10 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"class: {args.students} students x {len(assignments())} notebooks = {notebooks} notebooks "
               f"({', '.join(KINDS)} in turn); {cores} cores, {args.workers} workers", flush=True)
 
-        project, summary = time_project(submissions, root / "project", args.workers)
-        print(f"project, from nothing:      {project:7.1f} s  ({project / notebooks:.2f} s a notebook)  [{summary}]",
-              flush=True)
-        regrade, _ = time_project(submissions, root / "project", args.workers)
+        project, summary, memory = time_project(submissions, root / "project", args.workers)
+        print(f"project, from nothing:      {project:7.1f} s  ({project / notebooks:.2f} s a notebook)", flush=True)
+        print(f"  the grader's summary: {summary}")
+        print(f"  peak memory of the sandboxes: {memory / 2**30:.2f} GiB for {args.workers} workers "
+              f"({memory / 2**30 / args.workers:.2f} GiB a worker)", flush=True)
+        regrade, _, _ = time_project(submissions, root / "project", args.workers)
         print(f"project, unchanged regrade: {regrade:7.1f} s", flush=True)
         serial, cells, theirs = time_nbgrader(submissions, root / "nbgrader")
         floor = cells / cores
