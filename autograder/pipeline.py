@@ -501,6 +501,8 @@ class Grader:
         ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
         write_csv(ordered, self.out / "grades.csv")
         self._summary(ordered, len(jobs), reused, time.perf_counter() - started)
+        for warning in self.warnings:  # again at the end, where it is read
+            print(warning, file=sys.stderr, flush=True)
         if interrupted:
             raise KeyboardInterrupt
         return ordered
