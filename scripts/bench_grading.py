@@ -29,13 +29,14 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 
 import nbformat
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from bench_notebooks import cell_seconds  # noqa: E402  (scripts/ is on sys.path: this file's folder)
 
 from autograder import NOTEBOOKS, SOLUTIONS  # noqa: E402
 from autograder import notebooks as nbio  # noqa: E402
@@ -107,15 +108,6 @@ def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str
     return seconds, (summary[-1] if summary else ""), peak[0]
 
 
-def _cell_seconds(cell) -> float:
-    timing = cell.metadata.get("execution", {})
-    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
-    if not (start and end):
-        return 0.0
-    parse = lambda text: datetime.fromisoformat(text.replace("Z", "+00:00"))  # noqa: E731
-    return (parse(end) - parse(start)).total_seconds()
-
-
 def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict[str, float]]:
     """(wall seconds of `nbgrader autograde`, serial; summed cell seconds; scores by student/assignment)."""
     make_course(course)
@@ -135,7 +127,7 @@ def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict[s
     cells = 0.0
     for path in (course / "autograded").rglob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
-        cells += sum(_cell_seconds(c) for c in nb.cells if c.cell_type == "code")
+        cells += sum(cell_seconds(c) for c in nb.cells if c.cell_type == "code")
     from nbgrader.api import Gradebook
 
     scores = {}

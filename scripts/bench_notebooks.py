@@ -23,7 +23,8 @@ SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 TARGET_REST_SECONDS = 10.0
 
 
-def _seconds(cell) -> float:
+def cell_seconds(cell) -> float:
+    """A cell's run time from the timing nbclient records in its metadata (0 when absent)."""
     timing = cell.metadata.get("execution", {})
     start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
     if not (start and end):
@@ -42,8 +43,8 @@ def bench(path: Path) -> tuple[float, float, float]:
         wall = time.perf_counter() - started
     code = [c for c in nb.cells if c.cell_type == "code"]
     setup = next((c for c in code if c.metadata.get("nbgrader", {}).get("grade_id") == "setup"), code[0])
-    setup_s = _seconds(setup)
-    rest_s = sum(_seconds(c) for c in code if c is not setup)
+    setup_s = cell_seconds(setup)
+    rest_s = sum(cell_seconds(c) for c in code if c is not setup)
     return setup_s, rest_s, wall
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -67,6 +70,36 @@ def tree_digest(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
     return digest.hexdigest()
+
+
+def cli_env() -> dict[str, str]:
+    """The repository importable and this venv's programs first on PATH (as tasks.py sets them)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    return env
+
+
+def grade_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``python -m autograder.grade ARGS`` as an instructor runs it."""
+    return subprocess.run([sys.executable, "-m", "autograder.grade", *args], cwd=REPO, env=cli_env(),
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def failing_fast(*args: str, given: str, limit: float = 60) -> tuple[subprocess.CompletedProcess, str]:
+    """Run the grader, which must stop with an error within ``limit`` s; (process, its output)."""
+    import pytest
+
+    begin = time.monotonic()
+    try:
+        completed = grade_cli(*args, timeout=limit * 2)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the grader was still running {limit * 2} s after being given {given}")
+    elapsed = time.monotonic() - begin
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, output[-2000:]
+    assert elapsed < limit, f"took {elapsed:.0f} s to report {given}"
+    return completed, output
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -24,13 +24,11 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, read_csv
+from conftest import REPO, failing_fast, grade_cli, read_csv
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +36,6 @@ SAMPLES = REPO / "autograder" / "samples"
 COURSE_ID = "attention-from-scratch"
 COMPARED = ["student", "assignment", "notebook", "score", "max_score", "auto_score",
             "auto_max_score", "needs_manual_grading", "status"]  # every contract column but message
-GRADE_TIMEOUT_S = 600
 FAIL_FAST_S = 60
 SERVER_START_S = 60
 
@@ -141,12 +138,6 @@ def _kill_leftover_postmaster(data: Path) -> None:
         pass
 
 
-def grade_cli(*args: str, timeout: float = GRADE_TIMEOUT_S) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-m", "autograder.grade", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
-
-
 def test_plain_postgresql_url_has_an_installed_driver():
     """``postgresql://`` (the contract's URL, and nbgrader's db_url) must load without a driver suffix."""
     import sqlalchemy
@@ -205,16 +196,8 @@ def test_wrong_db_url_fails_fast_with_the_password_masked(where, request, tmp_pa
         url = f"postgresql://grader:secret@127.0.0.1:{port}/nope"
     masked = url.replace(":secret@", ":***@")
     out = tmp_path / "graded"
-    begin = time.monotonic()
-    try:
-        completed = grade_cli(str(SAMPLES / "submissions"), "--out", str(out), "--db", url,
-                              timeout=FAIL_FAST_S * 2)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the grader was still running {FAIL_FAST_S * 2} s after being given {masked}")
-    elapsed = time.monotonic() - begin
-    output = completed.stdout + completed.stderr
-    assert completed.returncode != 0, output[-2000:]
-    assert elapsed < FAIL_FAST_S, f"took {elapsed:.0f} s to report a wrong --db URL"
+    _, output = failing_fast(str(SAMPLES / "submissions"), "--out", str(out), "--db", url,
+                             given=f"a wrong --db URL {masked}", limit=FAIL_FAST_S)
     assert masked in output, output[-2000:]
     assert "secret" not in output, "the password was printed"
     assert not (out / "grades.csv").exists(), "nothing may be graded when the gradebook is unreachable"
