@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,6 +45,12 @@ from autograder.course import assignments, make_course, nbgrader  # noqa: E402
 from autograder.pipeline import default_workers  # noqa: E402
 
 KINDS = ("full", "last-unanswered", "untouched")
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process and their own children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def make_class(root: Path, students: int) -> dict[str, str]:
@@ -84,8 +91,8 @@ def sandbox_memory() -> int:
     return total
 
 
-def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str, int]:
-    """(wall seconds, the grader's summary line, peak memory of its sandboxes in bytes)."""
+def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str, int, float]:
+    """(wall seconds, the grader's summary line, peak memory of its sandboxes in bytes, CPU seconds)."""
     env = dict(os.environ, PYTHONPATH=str(REPO), TF_CPP_MIN_LOG_LEVEL="3")
     peak, done = [0], threading.Event()
 
@@ -95,6 +102,7 @@ def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    cpu = children_cpu()
     started = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "autograder.grade", str(submissions), "--out", str(out),
                                 "--workers", str(workers)], cwd=REPO, env=env,
@@ -105,11 +113,11 @@ def time_project(submissions: Path, out: Path, workers: int) -> tuple[float, str
     if completed.returncode:
         sys.exit(f"the course's grader failed:\n{completed.stdout}\n{completed.stderr}")
     summary = [line for line in completed.stdout.splitlines() if line.startswith("graded")]
-    return seconds, (summary[-1] if summary else ""), peak[0]
+    return seconds, (summary[-1] if summary else ""), peak[0], children_cpu() - cpu
 
 
-def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict[str, float]]:
-    """(wall seconds of `nbgrader autograde`, serial; summed cell seconds; scores by student/assignment)."""
+def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict, float]:
+    """`nbgrader autograde`, serial: (wall s, summed cell s, scores by (student, assignment), CPU s)."""
     make_course(course)
     with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
         config.write("c.Execute.record_timing = True\n")
@@ -118,12 +126,14 @@ def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict[s
         if code:
             sys.exit(f"nbgrader generate_assignment {name} failed:\n{output}")
     shutil.copytree(submissions, course / "submitted")
+    cpu = children_cpu()
     started = time.perf_counter()
     for name in assignments():
         code, output = nbgrader(course, "autograde", name, "--force")
         if code:
             sys.exit(f"nbgrader autograde {name} failed:\n{output[-3000:]}")
     wall = time.perf_counter() - started
+    cpu = children_cpu() - cpu
     cells = 0.0
     for path in (course / "autograded").rglob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
@@ -135,7 +145,7 @@ def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict[s
         for name in assignments():
             for submission in gradebook.assignment_submissions(name):
                 scores[(submission.student.id, name)] = submission.score
-    return wall, cells, scores
+    return wall, cells, scores, cpu
 
 
 def project_scores(out: Path) -> dict[tuple[str, str], float]:
@@ -163,16 +173,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"class: {args.students} students x {len(assignments())} notebooks = {notebooks} notebooks "
               f"({', '.join(KINDS)} in turn); {cores} cores, {args.workers} workers", flush=True)
 
-        project, summary, memory = time_project(submissions, root / "project", args.workers)
-        print(f"project, from nothing:      {project:7.1f} s  ({project / notebooks:.2f} s a notebook)", flush=True)
+        load = os.getloadavg()[0]
+        project, summary, memory, project_cpu = time_project(submissions, root / "project", args.workers)
+        print(f"project, from nothing:      {project:7.1f} s  ({project / notebooks:.2f} s a notebook; "
+              f"CPU {project_cpu:.1f} s)", flush=True)
         print(f"  the grader's summary: {summary}")
         print(f"  peak memory of the sandboxes: {memory / 2**30:.2f} GiB for {args.workers} workers "
               f"({memory / 2**30 / args.workers:.2f} GiB a worker)", flush=True)
-        regrade, _, _ = time_project(submissions, root / "project", args.workers)
+        regrade, *_ = time_project(submissions, root / "project", args.workers)
         print(f"project, unchanged regrade: {regrade:7.1f} s", flush=True)
-        serial, cells, theirs = time_nbgrader(submissions, root / "nbgrader")
+        serial, cells, theirs, serial_cpu = time_nbgrader(submissions, root / "nbgrader")
         floor = cells / cores
-        print(f"nbgrader autograde, serial: {serial:7.1f} s  ({serial / notebooks:.2f} s a notebook)", flush=True)
+        print(f"nbgrader autograde, serial: {serial:7.1f} s  ({serial / notebooks:.2f} s a notebook; "
+              f"CPU {serial_cpu:.1f} s)", flush=True)
         print(f"floor (cells {cells:.1f} s / {cores} cores): {floor:7.1f} s", flush=True)
         ours = project_scores(root / "project")
         differ = sorted(k for k in theirs if abs(theirs[k] - ours.get(k, -1)) > 1e-9)
@@ -181,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"speed-up over nbgrader serial: {speedup:.1f}x (goal >= 5x: {'met' if speedup >= 5 else 'NOT met'})")
         print(f"floor / project: {to_floor:.2f} (goal >= 1, no slower than the floor: "
               f"{'met' if to_floor >= 1 else 'NOT met'})")
+        print(f"CPU: nbgrader / project = {serial_cpu / project_cpu:.1f}x; load average when starting: {load:.2f} "
+              f"(other work on the machine slows both, and the ratios are only fair on an idle machine)")
         return 0 if speedup >= 5 and to_floor >= 1 and not differ else 1
     finally:
         if args.keep is None:
