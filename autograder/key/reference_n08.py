@@ -111,18 +111,6 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
     return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
 
 
-def split_heads_without_transpose(x, n_heads):
-    x = np.asarray(x)
-    *lead, tokens, d_model = x.shape
-    return x.reshape(*lead, n_heads, tokens, d_model // n_heads)
-
-
-def split_heads_interleaved(x, n_heads):
-    x = np.asarray(x)
-    *lead, tokens, d_model = x.shape
-    return np.moveaxis(x.reshape(*lead, tokens, d_model // n_heads, n_heads), -1, -3)
-
-
 # --- exercise 4: one encoder layer ---------------------------------------------------------------
 
 

@@ -7,9 +7,9 @@ notebook 06 with an optional causal mask; ``mhsa_forward_vs_torch`` compares the
 ``torch.nn.MultiheadAttention`` itself (imported only when that check runs).
 """
 
-import numpy as np
 
 from .. import reference_n07 as ref7
+from ..mutants import head_layout_mutants
 from ..mutants import naive_softmax as _naive_softmax
 from . import Exercise
 
@@ -21,29 +21,6 @@ def _mhsa(**knobs):
         return ref7.mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, **knobs)
 
     return mhsa_forward
-
-
-def _split_no_transpose(x, n_heads):
-    x = np.asarray(x)
-    *lead, tokens, width = x.shape
-    return x.reshape(*lead, n_heads, tokens, width // n_heads)
-
-
-def _combine_no_transpose(x):
-    x = np.asarray(x)
-    *lead, heads, tokens, d_head = x.shape
-    return x.reshape(*lead, tokens, heads * d_head)
-
-
-def _split_interleaved(x, n_heads):
-    x = np.asarray(x)
-    *lead, tokens, width = x.shape
-    return np.moveaxis(x.reshape(*lead, tokens, width // n_heads, n_heads), -1, -3)
-
-
-def _combine_interleaved(x):
-    x = np.moveaxis(np.asarray(x), -3, -1)  # (..., tokens, d_head, heads)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
 
 
 _MHSA_MUTANTS = {
@@ -63,16 +40,7 @@ _MHSA_MUTANTS = {
     "softmax_wrong_axis": _mhsa(axis=-2),
     "softmax_no_max_subtraction": _mhsa(softmax_fn=_naive_softmax),
     "keys_times_queries": _mhsa(keys_first=True),
-    "heads_reshape_without_transpose": [
-        _mhsa(split=_split_no_transpose, combine=_combine_no_transpose),
-        _mhsa(split=_split_no_transpose),
-        _mhsa(combine=_combine_no_transpose),
-    ],
-    "heads_interleaved": [
-        _mhsa(split=_split_interleaved, combine=_combine_interleaved),
-        _mhsa(split=_split_interleaved),
-        _mhsa(combine=_combine_interleaved),
-    ],
+    **head_layout_mutants(_mhsa),
     "missing_output_projection": _mhsa(project=False),
     "returns_weights": _mhsa(returns="weights"),
 }

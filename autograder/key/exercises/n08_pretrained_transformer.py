@@ -10,6 +10,7 @@ from functools import partial
 
 from .. import reference as ref
 from .. import reference_n08 as bert
+from ..mutants import split_heads_interleaved, split_heads_without_transpose
 from . import Exercise
 
 
@@ -58,8 +59,8 @@ EXERCISES = [
         mutants={
             **{mistake: _with(bert.bert_head_weights, mistake) for mistake in _HEAD_WEIGHT_MISTAKES},
             "heads_reshape_without_transpose": partial(bert.bert_head_weights,
-                                                       split=bert.split_heads_without_transpose),
-            "heads_interleaved": partial(bert.bert_head_weights, split=bert.split_heads_interleaved),
+                                                       split=split_heads_without_transpose),
+            "heads_interleaved": partial(bert.bert_head_weights, split=split_heads_interleaved),
         },
     ),
     Exercise(
