@@ -49,7 +49,14 @@ def setup() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("installing the pinned requirements (a few minutes the first time) ...", flush=True)
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "-r", str(ROOT / "requirements.txt")], check=True, cwd=ROOT)
+    # A line marked `# no-deps` is installed without the dependencies its metadata declares (they
+    # are not needed, and what is needed is pinned on lines of its own).
+    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    no_deps = [line.split("#")[0].strip() for line in lines if "# no-deps" in line]
+    (VENV / "requirements-with-deps.txt").write_text("".join(line for line in lines if "# no-deps" not in line))
+    subprocess.run([*pip, "-r", str(VENV / "requirements-with-deps.txt")], check=True, cwd=ROOT)
+    if no_deps:
+        subprocess.run([*pip, "--no-deps", "--no-warn-conflicts", *no_deps], check=True, cwd=ROOT)
     subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True, cwd=ROOT)
     STAMP.write_text(_fingerprint())
 

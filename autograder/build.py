@@ -47,21 +47,39 @@ def install_spec() -> str:
     return f"attention-course @ git+https://github.com/{publish['repository']}@{publish['ref']}"
 
 
+def colab_extras(name: str) -> list[str]:
+    """``name==version`` of what notebook ``name`` needs beyond Colab's packages (course.toml's
+    ``[colab.install]``), at the versions of requirements.txt."""
+    pins = _pins((REPO / "requirements.txt").read_text(encoding="utf-8").splitlines())
+    extras = settings()["colab"].get("install", {}).get(name, [])
+    missing = [package for package in extras if package.lower().replace("_", "-") not in pins]
+    if missing:
+        raise ValueError(f"course.toml [colab.install] {name}: {missing} not pinned in requirements.txt")
+    return [f"{package}=={pins[package.lower().replace('_', '-')]}" for package in extras]
+
+
 def header_cells(name: str) -> list:
     notice = nbformat.v4.new_markdown_cell(
         f"{badge(name)}\n\n"
         f"*Generated from `solutions/{name}.ipynb` by `python3 tasks.py build`: edit that source, "
         "not this copy.*"
     )
-    bootstrap = nbformat.v4.new_code_cell(
-        "# In Colab, install the course's shared package first; on your own machine this does nothing.\n"
-        "import os, subprocess, sys  # noqa: E401\n"
-        "\n"
-        f'_SPEC = os.environ.get("ATTENTION_COURSE_INSTALL") or ("{install_spec()}"\n'
-        '                                                      if "google.colab" in sys.modules else "")\n'
-        "if _SPEC:\n"
-        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", _SPEC], check=True)'
-    )
+    extras = colab_extras(name)
+    lines = [
+        "# In Colab, install the course's shared package first; on your own machine this does nothing.",
+        "import os, subprocess, sys  # noqa: E401",
+        "",
+        f'_SPEC = os.environ.get("ATTENTION_COURSE_INSTALL") or ("{install_spec()}"',
+        '                                                      if "google.colab" in sys.modules else "")',
+        "if _SPEC:",
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", _SPEC], check=True)',
+    ]
+    if extras:
+        packages = ", ".join(f'"{extra}"' for extra in extras)
+        lines += ["    # and what this notebook needs that Colab lacks (what that needs, Colab has)",
+                  '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-warn-conflicts",',
+                  f"                    {packages}], check=True)"]
+    bootstrap = nbformat.v4.new_code_cell("\n".join(lines))
     for index, cell in enumerate((notice, bootstrap)):
         cell.metadata["tags"] = [GENERATED_TAG]
         cell.id = f"{GENERATED_TAG}-{index}"

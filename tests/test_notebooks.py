@@ -24,6 +24,8 @@ SEED_NUMBERS = {
     "05_matrix_form_and_masks": ["1.93662106", "6.68310531", "1.59506841", "0.06337894",
                                  "0.46831053", "1.8638742"],
     "06_multi_head_attention": ["512", "64"],
+    "07_trainable_attention": ["-0.4519", "0.2216", "-0.5874", "0.0058"],
+    "08_pretrained_transformer": ["He took the hat and examined it carefully"],
 }
 
 

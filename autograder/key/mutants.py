@@ -16,3 +16,50 @@ def naive_softmax(scores, axis: int = -1):
 def softmax_over_all_entries(scores, axis=None):
     """``scipy.special.softmax`` without an axis: one normalisation over every entry of the array."""
     return softmax(as_float(scores).reshape(-1)).reshape(np.shape(scores))
+
+
+# --- splitting and combining heads, wrong: a reshape without the transpose, or interleaved columns --
+
+
+def split_heads_without_transpose(x, n_heads):
+    """Reshape straight to (..., heads, tokens, d_head): each 'head' gets pieces of several tokens."""
+    x = np.asarray(x)
+    *lead, tokens, d_model = x.shape
+    return x.reshape(*lead, n_heads, tokens, d_model // n_heads)
+
+
+def split_heads_interleaved(x, n_heads):
+    """Head h takes every n_heads-th column (h, h + n_heads, ...) instead of a block."""
+    x = np.asarray(x)
+    *lead, tokens, d_model = x.shape
+    x = x.reshape(*lead, tokens, d_model // n_heads, n_heads)  # (..., tokens, d_head, heads)
+    return np.moveaxis(x, -1, -3)  # (..., heads, tokens, d_head)
+
+
+def combine_heads_without_transpose(x):
+    x = np.asarray(x)
+    *lead, heads, tokens, d_head = x.shape
+    return x.reshape(*lead, tokens, heads * d_head)
+
+
+def combine_heads_interleaved(x):
+    x = np.moveaxis(np.asarray(x), -3, -1)  # (..., tokens, d_head, heads)
+    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+
+
+def head_layout_mutants(make) -> dict:
+    """The two wrong head layouts, made in the split and the combination together or in only one of
+    them (the other done right, or by calling split_heads / combine_heads, which the checks replace
+    by references): ``make(split=..., combine=...)`` builds one multi-head function."""
+    return {
+        "heads_reshape_without_transpose": [
+            make(split=split_heads_without_transpose, combine=combine_heads_without_transpose),
+            make(combine=combine_heads_without_transpose),
+            make(split=split_heads_without_transpose),
+        ],
+        "heads_interleaved": [
+            make(split=split_heads_interleaved, combine=combine_heads_interleaved),
+            make(combine=combine_heads_interleaved),
+            make(split=split_heads_interleaved),
+        ],
+    }

@@ -10,37 +10,16 @@ import PyTorch and TensorFlow only when such a check runs.
 import numpy as np
 
 from .. import reference as ref
+from ..mutants import combine_heads_interleaved as _combine_interleaved
+from ..mutants import combine_heads_without_transpose as _combine_no_transpose
+from ..mutants import head_layout_mutants
 from ..mutants import naive_softmax as _naive_softmax
 from ..mutants import softmax_over_all_entries as _softmax_all
+from ..mutants import split_heads_interleaved as _split_interleaved
+from ..mutants import split_heads_without_transpose as _split_no_transpose
 from . import Exercise
 
 # --- splitting and combining heads, right and wrong ----------------------------------------------
-
-
-def _split_no_transpose(x, n_heads):
-    """Reshape straight to (..., heads, tokens, d_head): each 'head' gets pieces of several tokens."""
-    x = np.asarray(x)
-    *lead, tokens, d_model = x.shape
-    return x.reshape(*lead, n_heads, tokens, d_model // n_heads)
-
-
-def _split_interleaved(x, n_heads):
-    """Head h takes every n_heads-th column (h, h + n_heads, ...) instead of a block."""
-    x = np.asarray(x)
-    *lead, tokens, d_model = x.shape
-    x = x.reshape(*lead, tokens, d_model // n_heads, n_heads)  # (..., tokens, d_head, heads)
-    return np.moveaxis(x, -1, -3)  # (..., heads, tokens, d_head)
-
-
-def _combine_no_transpose(x):
-    x = np.asarray(x)
-    *lead, heads, tokens, d_head = x.shape
-    return x.reshape(*lead, tokens, heads * d_head)
-
-
-def _combine_interleaved(x):
-    x = np.moveaxis(np.asarray(x), -3, -1)  # (..., tokens, d_head, heads)
-    return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
 
 
 def _combine_on_tokens(x):
@@ -105,18 +84,7 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
 
 _MHA_MUTANTS = {
     "missing_output_projection": _multi_head(project=False),
-    # the same slip in the split and the combination, or in only one of them (the other done
-    # right, or by calling split_heads / combine_heads, which the checks replace by references)
-    "heads_reshape_without_transpose": [
-        _multi_head(split=_split_no_transpose, combine=_combine_no_transpose),
-        _multi_head(combine=_combine_no_transpose),
-        _multi_head(split=_split_no_transpose),
-    ],
-    "heads_interleaved": [
-        _multi_head(split=_split_interleaved, combine=_combine_interleaved),
-        _multi_head(combine=_combine_interleaved),
-        _multi_head(split=_split_interleaved),
-    ],
+    **head_layout_mutants(_multi_head),
     "no_scaling": _multi_head(scale=None),
     "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
     "softmax_wrong_axis": _multi_head(axis=-2),

@@ -1,0 +1,133 @@
+"""Notebook 07: attention that learns (PyTorch), positions, and cross-attention (seed 002).
+
+``mhsa_forward`` grades the learner's ``MultiHeadSelfAttention`` module through a function that
+builds it, loads four (d_in, d_out) matrices into its ``nn.Linear`` layers (transposed: PyTorch
+stores (out, in)) and runs it in eval mode. Its reference is the NumPy multi-head attention of
+notebook 06 with an optional causal mask; ``mhsa_forward_vs_torch`` compares the same function with
+``torch.nn.MultiheadAttention`` itself (imported only when that check runs).
+"""
+
+
+from .. import reference_n07 as ref7
+from ..mutants import head_layout_mutants
+from ..mutants import naive_softmax as _naive_softmax
+from . import Exercise
+
+# --- the trainable layer ------------------------------------------------------------------------
+
+
+def _mhsa(**knobs):
+    def mhsa_forward(inputs, w_query, w_key, w_value, w_out, n_heads, causal):
+        return ref7.mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, **knobs)
+
+    return mhsa_forward
+
+
+_MHSA_MUTANTS = {
+    "linear_weight_not_transposed": [
+        _mhsa(transpose_weights=("query", "key", "value", "out")),
+        _mhsa(transpose_weights=("query", "key", "value")),
+        _mhsa(transpose_weights=("out",)),
+    ],
+    "causal_flag_ignored": [_mhsa(mask="ignored"), _mhsa(mask="always")],
+    "causal_mask_upper": _mhsa(mask="upper"),
+    "causal_mask_off_by_one": [_mhsa(mask="below_only"), _mhsa(mask="one_ahead")],
+    "mask_wrong_sign": _mhsa(mask="inverted"),
+    "mask_with_zero": _mhsa(masking="zero"),
+    "mask_after_softmax": _mhsa(masking="after_softmax"),
+    "no_scaling": _mhsa(scale=None),
+    "scale_by_sqrt_d_model": [_mhsa(scale="d_out"), _mhsa(scale="d_in")],
+    "softmax_wrong_axis": _mhsa(axis=-2),
+    "softmax_no_max_subtraction": _mhsa(softmax_fn=_naive_softmax),
+    "keys_times_queries": _mhsa(keys_first=True),
+    **head_layout_mutants(_mhsa),
+    "missing_output_projection": _mhsa(project=False),
+    "returns_weights": _mhsa(returns="weights"),
+}
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def _sinusoidal(**knobs):
+    def sinusoidal_encoding(n_positions, d_model):
+        return ref7.sinusoidal_encoding(n_positions, d_model, **knobs)
+
+    return sinusoidal_encoding
+
+
+def _rotary(**knobs):
+    def rotary_embedding(x, positions):
+        return ref7.rotary_embedding(x, positions, **knobs)
+
+    return rotary_embedding
+
+
+# --- cross-attention ----------------------------------------------------------------------------
+
+
+def _cross(**knobs):
+    def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
+        return ref7.cross_attention(decoder_states, encoder_states, w_query, w_key, w_value, **knobs)
+
+    return cross_attention
+
+
+EXERCISES = [
+    Exercise(
+        "mhsa_forward",
+        reference=_mhsa(),
+        framework="torch",
+        returns="a tensor of shape (batch, tokens, d_out)",
+        mutants=_MHSA_MUTANTS,
+    ),
+    Exercise(
+        "mhsa_forward_vs_torch",
+        reference=ref7.mhsa_torch_module,
+        framework="torch",
+        returns="a tensor of shape (batch, tokens, d_model)",
+        mutants=_MHSA_MUTANTS,
+    ),
+    Exercise(
+        "sinusoidal_encoding",
+        reference=_sinusoidal(),
+        framework="torch",
+        returns="a float tensor of shape (n_positions, d_model)",
+        mutants={
+            "sinusoid_halves_not_interleaved": _sinusoidal(layout="halves"),
+            "sinusoid_wrong_exponent": [_sinusoidal(exponent="column"),
+                                        _sinusoidal(exponent="pair_index")],
+            "sin_cos_swapped": _sinusoidal(swap=True),
+            "positions_from_one": _sinusoidal(first_position=1),
+        },
+    ),
+    Exercise(
+        "rotary_embedding",
+        reference=_rotary(),
+        framework="torch",
+        returns="a tensor with the shape of x",
+        mutants={
+            "rope_rotation_wrong_direction": _rotary(direction=-1.0),
+            "rope_halves_instead_of_pairs": _rotary(pairs="halves"),
+            "sinusoid_wrong_exponent": _rotary(exponent="pair_index"),
+            "rope_ignores_positions": _rotary(use_positions=False),
+        },
+    ),
+    Exercise(
+        "cross_attention",
+        reference=_cross(),
+        framework="torch",
+        returns="a tensor of shape (..., n_queries, d_v)",
+        mutants={
+            "cross_attention_sources_swapped": _cross(sources="swapped"),
+            "cross_attention_is_self_attention": _cross(sources="self"),
+            "no_scaling": _cross(scale=None),
+            "scale_by_sqrt_d_model": [_cross(scale="d_encoder"), _cross(scale="d_decoder")],
+            "softmax_wrong_axis": _cross(axis=-2),
+            "keys_times_queries": _cross(keys_first=True),
+            "returns_weights": _cross(returns="weights"),
+            "weights_times_keys": _cross(values_from="key"),
+            "mixed_up_projections": _cross(values_from="query_weights"),
+        },
+    ),
+]

@@ -1,0 +1,100 @@
+"""Notebook 08: your attention inside a real pretrained transformer (all-MiniLM-L6-v2, a BERT).
+
+The references and their one-mistake mutants live in :mod:`..reference_n08`; each mutant below is a
+reference with its ``mistake`` knob set. Checks run on small random BERT-like weights (and, in the
+visible tests, on some of the real model's weights), so grading stays fast; the notebook compares
+the learner's full encoder with transformers' ``BertModel`` outside the graded cells.
+"""
+
+from functools import partial
+
+from .. import reference as ref
+from .. import reference_n08 as bert
+from ..mutants import split_heads_interleaved, split_heads_without_transpose
+from . import Exercise
+
+
+def _with(function, mistake: str, **kwargs):
+    return partial(function, mistake=mistake, **kwargs)
+
+
+# Names a learner's function may call: the notebook's given helpers and earlier exercises. During a
+# check they are replaced by these references, so each exercise is graded on its own.
+_HELPERS = {"split_heads": ref.split_heads, "combine_heads": ref.combine_heads, "layer_norm": bert.layer_norm}
+_USES_LAYER = {**_HELPERS, "bert_head_weights": bert.bert_head_weights}
+_USES_ENCODER = {**_USES_LAYER, "bert_embeddings": bert.bert_embeddings, "bert_layer": bert.bert_layer}
+
+_HEAD_WEIGHT_MISTAKES = (
+    "padding_mask_ignored", "mask_wrong_sign", "mask_with_zero", "mask_after_softmax",
+    "padding_mask_on_queries", "biases_missing", "no_scaling", "scale_by_sqrt_d_model",
+    "keys_times_queries", "softmax_wrong_axis",
+)
+
+EXERCISES = [
+    Exercise(
+        "attention_matrices",
+        reference=bert.attention_matrices,
+        returns="an array of shape (4, d_model, d_model): W_Q, W_K, W_V, W_O, each as (in, out)",
+        mutants={
+            "weights_not_transposed": [
+                _with(bert.attention_matrices, "weights_not_transposed"),
+                _with(bert.attention_matrices, "output_weight_not_transposed"),
+            ],
+        },
+    ),
+    Exercise(
+        "bert_embeddings",
+        reference=bert.bert_embeddings,
+        returns="an array of shape (batch, tokens, d_model)",
+        uses=_HELPERS,
+        mutants={mistake: _with(bert.bert_embeddings, mistake) for mistake in (
+            "position_embeddings_missing", "positions_off_by_one", "token_type_embeddings_missing",
+            "embedding_layer_norm_missing")},
+    ),
+    Exercise(
+        "bert_head_weights",
+        reference=bert.bert_head_weights,
+        returns="an array of weights of shape (batch, heads, tokens, tokens)",
+        uses=_HELPERS,
+        mutants={
+            **{mistake: _with(bert.bert_head_weights, mistake) for mistake in _HEAD_WEIGHT_MISTAKES},
+            "heads_reshape_without_transpose": partial(bert.bert_head_weights,
+                                                       split=split_heads_without_transpose),
+            "heads_interleaved": partial(bert.bert_head_weights, split=split_heads_interleaved),
+        },
+    ),
+    Exercise(
+        "bert_layer",
+        reference=bert.bert_layer,
+        returns="an array of shape (batch, tokens, d_model)",
+        uses=_USES_LAYER,
+        mutants={
+            "residual_missing": [_with(bert.bert_layer, "attention_residual_missing"),
+                                 _with(bert.bert_layer, "ffn_residual_missing")],
+            "layer_norm_before_sublayer": _with(bert.bert_layer, "layer_norm_before_sublayer"),
+            "relu_instead_of_gelu": _with(bert.bert_layer, "relu_instead_of_gelu"),
+            "gelu_tanh_approximation": _with(bert.bert_layer, "gelu_tanh_approximation"),
+            "missing_output_projection": _with(bert.bert_layer, "missing_output_projection"),
+            "biases_missing": [_with(bert.bert_layer, "value_and_output_biases_missing"),
+                               _with(bert.bert_layer, "ffn_biases_missing")],
+            # the attention inside the layer written by hand, without the mask
+            "padding_mask_ignored": partial(bert.bert_layer, head_weights=_with(
+                bert.bert_head_weights, "padding_mask_ignored")),
+        },
+    ),
+    Exercise(
+        "sentence_embedding",
+        reference=bert.sentence_embedding,
+        returns="an array of shape (batch, d_model)",
+        uses=_USES_ENCODER,
+        mutants={mistake: _with(bert.sentence_embedding, mistake) for mistake in (
+            "mean_pool_includes_padding", "cls_pooling")},
+    ),
+    Exercise(
+        "head_patterns",
+        reference=bert.head_patterns,
+        returns="an array of shape (..., 3): previous token, [CLS] + [SEP], the token itself",
+        mutants={mistake: _with(bert.head_patterns, mistake) for mistake in (
+            "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed")},
+    ),
+]

@@ -1,0 +1,201 @@
+"""References for notebook 07 (trainable attention, positions, cross-attention), in NumPy.
+
+Same conventions as :mod:`autograder.key.reference`: token vectors are rows, weights multiply on the
+right (``inputs @ w_query``), and float32 stays float32. Each function has keyword *knobs* that make
+one catalogued mistake on purpose; ``autograder.key.exercises.n07_trainable_attention`` builds its
+mutants from them. With the default knobs every function is the correct answer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .reference import as_float, combine_heads, softmax, split_heads
+
+ROPE_BASE = 10000.0  # RoFormer (Su et al. 2021) and "Attention Is All You Need" both use 10000
+
+# --- the trainable layer, as NumPy --------------------------------------------------------------
+
+
+def allowed_keys(n_tokens: int, causal: bool, mask: str = "causal") -> np.ndarray | None:
+    """(tokens, tokens) boolean: True where query i may attend to key j; None for no mask.
+
+    ``mask`` names the shape a causal mask takes: ``causal`` (on and below the diagonal, right),
+    ``upper`` (on and above), ``below_only`` (strictly below), ``one_ahead`` (one future token
+    too), ``inverted`` (the complement of the right one), ``ignored`` (never masks) and
+    ``always`` (masks even when ``causal`` is False).
+    """
+    if mask == "ignored" or (not causal and mask != "always"):
+        return None
+    ones = np.ones((n_tokens, n_tokens), dtype=bool)
+    shapes = {
+        "causal": np.tril(ones),
+        "always": np.tril(ones),
+        "upper": np.triu(ones),
+        "below_only": np.tril(ones, -1),
+        "one_ahead": np.tril(ones, 1),
+        "inverted": ~np.tril(ones),
+    }
+    return shapes[mask]
+
+
+def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causal",
+         masking="-inf", scale="d_head", transpose_weights=(), split=split_heads,
+         combine=combine_heads, axis=-1, keys_first=False, project=True, returns="output",
+         softmax_fn=softmax):
+    """Multi-head self-attention, optionally causal: (..., tokens, d_in) -> (..., tokens, d_out).
+
+    ``w_query``, ``w_key``, ``w_value``: (d_in, d_out); ``w_out``: (d_out, d_out); head ``h``
+    owns columns ``h * d_head:(h + 1) * d_head``. Knobs: ``masking`` is ``-inf`` (right), ``zero``
+    (masked scores set to 0) or ``after_softmax`` (weights zeroed after an unmasked softmax);
+    ``scale`` is ``d_head``, ``None``, ``d_in`` or ``d_out``; ``transpose_weights`` lists the
+    matrices (``query``, ``key``, ``value``, ``out``) used transposed, as when a (d_in, d_out)
+    matrix is copied unchanged into ``nn.Linear.weight``; ``softmax_fn`` replaces the softmax.
+    """
+    inputs = as_float(inputs)
+    mats = {"query": w_query, "key": w_key, "value": w_value, "out": w_out}
+    mats = {name: (np.swapaxes(as_float(w), -1, -2) if name in transpose_weights else as_float(w))
+            .astype(inputs.dtype, copy=False) for name, w in mats.items()}
+    queries = split(inputs @ mats["query"], n_heads)  # (..., heads, tokens, d_head)
+    keys = split(inputs @ mats["key"], n_heads)
+    values = split(inputs @ mats["value"], n_heads)
+    scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
+              else queries @ np.swapaxes(keys, -1, -2))  # (..., heads, tokens, tokens)
+    widths = {"d_head": keys.shape[-1], "d_in": inputs.shape[-1], "d_out": mats["query"].shape[-1]}
+    if scale is not None:
+        scores = scores / np.sqrt(widths[scale], dtype=scores.dtype)
+    allowed = allowed_keys(scores.shape[-1], causal, mask)
+    if allowed is not None and masking == "-inf":
+        scores = np.where(allowed, scores, -np.inf)
+    elif allowed is not None and masking == "zero":
+        scores = np.where(allowed, scores, 0.0)
+    weights = softmax_fn(scores, axis=axis)  # (..., heads, tokens, tokens)
+    if allowed is not None and masking == "after_softmax":
+        weights = np.where(allowed, weights, 0.0)
+    if returns == "weights":
+        return weights
+    context = combine(weights @ values)  # (..., tokens, heads * d_head)
+    return context @ mats["out"] if project else context
+
+
+def mhsa_torch_module(inputs, w_query, w_key, w_value, w_out, n_heads, causal):
+    """The same layer through ``torch.nn.MultiheadAttention`` (square weights, no biases).
+
+    PyTorch's boolean ``attn_mask`` is True where attention is *not* allowed (the opposite of
+    ``scaled_dot_product_attention`` and of this course), hence ``triu(..., 1)``.
+    """
+    import torch
+
+    dtype = as_float(inputs).dtype
+    x, wq, wk, wv, wo = (torch.from_numpy(np.ascontiguousarray(a, dtype=dtype))
+                         for a in (inputs, w_query, w_key, w_value, w_out))
+    d_model, n_tokens = x.shape[-1], x.shape[-2]
+    module = torch.nn.MultiheadAttention(d_model, n_heads, bias=False, batch_first=True).to(x.dtype)
+    module.eval()
+    blocked = torch.ones(n_tokens, n_tokens, dtype=torch.bool).triu(1) if causal else None
+    with torch.no_grad():
+        module.in_proj_weight.copy_(torch.cat([wq.T, wk.T, wv.T], dim=0))
+        module.out_proj.weight.copy_(wo.T)
+        output, _ = module(x, x, x, attn_mask=blocked, need_weights=False)
+    return output.numpy()
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent="pair",
+                        swap=False, first_position=0):
+    """(n_positions, d_model) float64: ``P[t, 2i] = sin(t w_i)``, ``P[t, 2i + 1] = cos(t w_i)``.
+
+    ``w_i = 10000 ** (-2i / d_model)``. Knobs: ``layout`` ``halves`` (sines in the first half of
+    the columns, cosines in the second); ``exponent`` ``column`` (10000 ** (-j / d) with j the
+    column, so the cosine of a pair gets another frequency than its sine) or ``pair_index``
+    (10000 ** (-i / d)); ``swap`` (cosines first); ``first_position`` 1 (count from 1).
+    """
+    n_positions, d_model = int(n_positions), int(d_model)
+    positions = np.arange(first_position, first_position + n_positions, dtype=np.float64)[:, None]
+    pair = np.arange(d_model // 2, dtype=np.float64)  # i = 0 .. d/2 - 1
+    first, second = (np.cos, np.sin) if swap else (np.sin, np.cos)
+    if exponent == "column":
+        even = first(positions * ROPE_BASE ** (-(2 * pair) / d_model))
+        odd = second(positions * ROPE_BASE ** (-(2 * pair + 1) / d_model))
+    else:
+        power = pair / d_model if exponent == "pair_index" else 2 * pair / d_model
+        angles = positions * ROPE_BASE ** (-power)  # (positions, d/2)
+        even, odd = first(angles), second(angles)
+    if layout == "halves":
+        return np.concatenate([even, odd], axis=-1)
+    encoding = np.empty((n_positions, d_model))
+    encoding[:, 0::2], encoding[:, 1::2] = even, odd
+    return encoding
+
+
+def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent="pair",
+                     use_positions=True):
+    """RoPE: rotate each pair of features of token t by the angle ``positions[t] * theta_i``.
+
+    ``x``: (..., tokens, d) with d even; ``positions``: (tokens,). Pair i is the features
+    (2i, 2i + 1) and ``theta_i = 10000 ** (-2i / d)``::
+
+        out[2i]     = x[2i] cos(a) - x[2i + 1] sin(a)
+        out[2i + 1] = x[2i] sin(a) + x[2i + 1] cos(a)
+
+    Knobs: ``pairs`` ``halves`` (pair i is features i and i + d/2, the GPT-NeoX layout);
+    ``direction`` -1 (rotates the other way); ``exponent`` ``pair_index`` (10000 ** (-i / d));
+    ``use_positions`` False (uses 0, 1, 2, ... instead of the given positions).
+    """
+    x = as_float(x)
+    d = x.shape[-1]
+    n_tokens = x.shape[-2]
+    positions = (np.asarray(positions, dtype=np.float64) if use_positions
+                 else np.arange(n_tokens, dtype=np.float64))
+    pair = np.arange(d // 2, dtype=np.float64)
+    power = pair / d if exponent == "pair_index" else 2 * pair / d
+    angles = direction * positions[:, None] * ROPE_BASE ** (-power)  # (tokens, d/2)
+    cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
+    if pairs == "halves":
+        first, second = x[..., : d // 2], x[..., d // 2:]
+    else:
+        first, second = x[..., 0::2], x[..., 1::2]
+    rotated_first = first * cos - second * sin
+    rotated_second = first * sin + second * cos
+    if pairs == "halves":
+        return np.concatenate([rotated_first, rotated_second], axis=-1)
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = rotated_first, rotated_second
+    return out
+
+
+# --- cross-attention ----------------------------------------------------------------------------
+
+
+def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value, *,
+                    sources="right", scale="d_k", axis=-1, keys_first=False, returns="context",
+                    values_from="value"):
+    """Queries from the decoder, keys and values from the encoder: (..., n_queries, d_v).
+
+    ``decoder_states``: (..., n_queries, d_decoder) @ ``w_query`` (d_decoder, d_k);
+    ``encoder_states``: (..., n_keys, d_encoder) @ ``w_key`` (d_encoder, d_k) and ``w_value``
+    (d_encoder, d_v). Knobs: ``sources`` ``swapped`` (queries from the encoder, keys and values from
+    the decoder) or ``self`` (everything from the decoder); ``scale`` ``None``, ``d_decoder`` or
+    ``d_encoder``; ``returns`` ``weights``; ``values_from`` ``key`` (the keys are summed) or
+    ``query_weights`` (the values projected with w_query).
+    """
+    decoder_states, encoder_states = as_float(decoder_states), as_float(encoder_states)
+    query_source, key_source = {
+        "right": (decoder_states, encoder_states),
+        "swapped": (encoder_states, decoder_states),
+        "self": (decoder_states, decoder_states),
+    }[sources]
+    queries = query_source @ as_float(w_query)  # (..., n_queries, d_k)
+    keys = key_source @ as_float(w_key)  # (..., n_keys, d_k)
+    w_values = {"value": w_value, "key": w_key, "query_weights": w_query}[values_from]
+    values = key_source @ as_float(w_values)  # (..., n_keys, d_v)
+    scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
+              else queries @ np.swapaxes(keys, -1, -2))  # (..., n_queries, n_keys)
+    widths = {"d_k": keys.shape[-1], "d_decoder": decoder_states.shape[-1],
+              "d_encoder": encoder_states.shape[-1]}
+    if scale is not None:
+        scores = scores / np.sqrt(widths[scale], dtype=scores.dtype)
+    weights = softmax(scores, axis=axis)
+    return weights if returns == "weights" else weights @ values

@@ -1,0 +1,182 @@
+"""Reference code for notebook 08: a BERT encoder (all-MiniLM-L6-v2) in NumPy. Grading side only.
+
+Every function takes NumPy arrays (and ints) in the course's conventions: token vectors are rows,
+weights multiply on the right (``x @ w``), a padding ``mask`` is ``(batch, tokens)`` with 1 for a
+real token and 0 for padding (what a tokenizer returns as ``attention_mask``). Each function has a
+``mistake`` knob that makes exactly one catalogued mistake (see :mod:`attention_course.mistakes`);
+``mistake=None`` is the reference. Exercises and their mutants are built from these in
+``exercises/n08_pretrained_transformer.py``.
+
+Layouts of the stacked weights (what ``attention_matrices`` returns and the notebook stacks over
+layers):
+
+- ``attention_w``: ``(..., 4, d_model, d_model)``, W_Q, W_K, W_V, W_O; ``attention_b``: ``(..., 4, d_model)``;
+- ``ffn_w_in`` ``(..., d_model, d_ff)``, ``ffn_b_in`` ``(..., d_ff)``, ``ffn_w_out`` ``(..., d_ff, d_model)``,
+  ``ffn_b_out`` ``(..., d_model)``;
+- ``norms``: ``(..., 2, 2, d_model)``: [[gamma, beta] after attention, [gamma, beta] after the feed-forward block];
+- ``embedding_norm``: ``(2, d_model)``, [gamma, beta].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import erf
+
+from .reference import as_float, combine_heads, softmax, split_heads
+
+EPS = 1e-12  # layer_norm_eps of the model's config.json
+
+
+def layer_norm(x, gamma, beta, eps=EPS):
+    """Normalise each vector (last axis) to mean 0 and variance 1, then scale and shift."""
+    x = as_float(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # biased, as torch.nn.LayerNorm
+    return (x - mean) / np.sqrt(variance + eps) * as_float(gamma) + as_float(beta)
+
+
+def gelu(x, mistake=None):
+    x = as_float(x)
+    if mistake == "relu_instead_of_gelu":
+        return np.maximum(x, 0)
+    if mistake == "gelu_tanh_approximation":
+        inner = np.sqrt(2 / np.pi, dtype=x.dtype) * (x + x.dtype.type(0.044715) * x**3)
+        return 0.5 * x * (1 + np.tanh(inner))
+    return 0.5 * x * (1 + erf(x / np.sqrt(2, dtype=x.dtype)))
+
+
+# --- exercise 1: PyTorch's (out, in) weights into x @ w matrices ---------------------------------
+
+
+def attention_matrices(query_weight, key_weight, value_weight, output_weight, mistake=None):
+    """(4, d_model, d_model): each nn.Linear weight (out, in) transposed to (in, out)."""
+    weights = [as_float(w) for w in (query_weight, key_weight, value_weight, output_weight)]
+    if mistake == "weights_not_transposed":
+        return np.stack(weights)
+    if mistake == "output_weight_not_transposed":  # catalogued as weights_not_transposed
+        return np.stack([w.T for w in weights[:3]] + [weights[3]])
+    return np.stack([w.T for w in weights])
+
+
+# --- exercise 2: the embeddings ------------------------------------------------------------------
+
+
+def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                    embedding_norm, mistake=None):
+    """(batch, tokens, d_model): word + position + token type embeddings, layer-normalised."""
+    token_ids, token_types = np.asarray(token_ids), np.asarray(token_types)
+    n_tokens = token_ids.shape[-1]
+    positions = np.arange(n_tokens) + (1 if mistake == "positions_off_by_one" else 0)
+    hidden = as_float(word_embeddings)[token_ids]  # (batch, tokens, d_model)
+    if mistake != "position_embeddings_missing":
+        hidden = hidden + as_float(position_embeddings)[positions]  # (tokens, d_model) broadcasts
+    if mistake != "token_type_embeddings_missing":
+        hidden = hidden + as_float(type_embeddings)[token_types]
+    if mistake == "embedding_layer_norm_missing":
+        return hidden
+    embedding_norm = as_float(embedding_norm)
+    return layer_norm(hidden, embedding_norm[0], embedding_norm[1])
+
+
+# --- exercise 3: the attention weights of every head, with biases and the padding mask ----------
+
+
+def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mistake=None,
+                      split=split_heads):
+    """(batch, heads, tokens, tokens): softmax((x W_Q + b_Q)(x W_K + b_K)^T / sqrt(d_head)), masked."""
+    hidden = as_float(hidden)
+    if mistake == "biases_missing":
+        b_query = b_key = 0.0
+    queries = split(hidden @ as_float(w_query) + as_float(b_query), n_heads)  # (batch, heads, tokens, d_head)
+    keys = split(hidden @ as_float(w_key) + as_float(b_key), n_heads)
+    if mistake == "keys_times_queries":
+        scores = keys @ np.swapaxes(queries, -1, -2)
+    else:
+        scores = queries @ np.swapaxes(keys, -1, -2)  # (batch, heads, tokens, tokens)
+    if mistake == "scale_by_sqrt_d_model":
+        scores = scores / np.sqrt(hidden.shape[-1], dtype=scores.dtype)
+    elif mistake != "no_scaling":
+        scores = scores / np.sqrt(keys.shape[-1], dtype=scores.dtype)
+    keep = np.asarray(mask) != 0  # (batch, tokens): True for real tokens
+    if mistake == "mask_wrong_sign":
+        keep = ~keep
+    keep = keep[:, None, :, None] if mistake == "padding_mask_on_queries" else keep[:, None, None, :]
+    if mistake == "mask_with_zero":
+        scores = np.where(keep, scores, 0.0)
+    elif mistake not in ("padding_mask_ignored", "mask_after_softmax"):
+        scores = np.where(keep, scores, -np.inf)
+    weights = softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
+    if mistake == "mask_after_softmax":
+        weights = weights * keep
+    return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
+
+
+# --- exercise 4: one encoder layer ---------------------------------------------------------------
+
+
+def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
+               norms, n_heads, mistake=None, head_weights=bert_head_weights):
+    """(batch, tokens, d_model): post-LN BERT layer: attention, residual, LN, GELU FFN, residual, LN."""
+    hidden = as_float(hidden)
+    w_query, w_key, w_value, w_out = as_float(attention_w)
+    b_query, b_key, b_value, b_out = as_float(attention_b)
+    ffn_b_in, ffn_b_out = as_float(ffn_b_in), as_float(ffn_b_out)
+    if mistake == "value_and_output_biases_missing":  # catalogued as biases_missing
+        b_value, b_out = 0.0, 0.0
+    if mistake == "ffn_biases_missing":  # catalogued as biases_missing
+        ffn_b_in, ffn_b_out = 0.0, 0.0
+    norms = as_float(norms)
+
+    def attention(x):
+        weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads)  # (batch, heads, tokens, tokens)
+        values = split_heads(x @ w_value + b_value, n_heads)  # (batch, heads, tokens, d_head)
+        context = combine_heads(weights @ values)  # (batch, tokens, d_model)
+        return context if mistake == "missing_output_projection" else context @ w_out + b_out
+
+    def feed_forward(x):
+        activation = mistake if mistake in ("relu_instead_of_gelu", "gelu_tanh_approximation") else None
+        return gelu(x @ as_float(ffn_w_in) + ffn_b_in, activation) @ as_float(ffn_w_out) + ffn_b_out
+
+    if mistake == "layer_norm_before_sublayer":
+        hidden = hidden + attention(layer_norm(hidden, *norms[0]))
+        return hidden + feed_forward(layer_norm(hidden, *norms[1]))
+    keep_attention = mistake != "attention_residual_missing"
+    keep_ffn = mistake != "ffn_residual_missing"
+    hidden = layer_norm(hidden * keep_attention + attention(hidden), *norms[0])
+    return layer_norm(hidden * keep_ffn + feed_forward(hidden), *norms[1])
+
+
+# --- exercise 5: the whole encoder and mean pooling ----------------------------------------------
+
+
+def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings,
+                       type_embeddings, embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in,
+                       ffn_w_out, ffn_b_out, norms, n_heads, mistake=None):
+    """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
+    hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings,
+                             type_embeddings, embedding_norm)
+    for layer in range(np.shape(attention_w)[0]):
+        hidden = bert_layer(hidden, mask, attention_w[layer], attention_b[layer], ffn_w_in[layer],
+                            ffn_b_in[layer], ffn_w_out[layer], ffn_b_out[layer], norms[layer], n_heads)
+    if mistake == "cls_pooling":
+        return hidden[:, 0]
+    if mistake == "mean_pool_includes_padding":
+        return hidden.mean(axis=-2)
+    weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
+    return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
+
+
+# --- exercise 6: what each head attends to -------------------------------------------------------
+
+
+def head_patterns(weights, mistake=None):
+    """(..., 3): mean weight on the previous token, on [CLS] + [SEP], on the token itself."""
+    weights = as_float(weights)
+    if mistake == "weights_transposed":
+        weights = np.swapaxes(weights, -1, -2)
+    offset = 1 if mistake == "next_token_instead_of_previous" else -1
+    previous = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1).mean(axis=-1)
+    special = weights[..., :, 0] if mistake == "special_tokens_cls_only" else (
+        weights[..., :, 0] + weights[..., :, -1])
+    itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
+    return np.stack([previous, special.mean(axis=-1), itself], axis=-1)
