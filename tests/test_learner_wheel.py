@@ -90,7 +90,7 @@ def test_wheel_holds_only_the_learner_package(wheel_target):
     wheel, _ = wheel_target
     names = zipfile.ZipFile(wheel).namelist()
     modules = {Path(n).stem for n in names if n.endswith(".py")}
-    assert modules == {"__init__", "checks", "convert", "data", "mistakes", "plots", "verdict"}, modules
+    assert modules == {"__init__", "checks", "convert", "data", "minilm", "mistakes", "plots", "verdict"}, modules
     assert not [n for n in names if n.startswith("autograder") or "reference" in n or "mutant" in n]
     data = [n for n in names if n.endswith(".json")]
     assert data and all(n.startswith("attention_course/expected/") for n in data)
