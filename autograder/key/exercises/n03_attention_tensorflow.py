@@ -122,14 +122,16 @@ EXERCISES = [
     ),
     Exercise(
         "attention_weights_tf",
-        reference=_in_float64(_weights),
+        reference=_in_float64(lambda scores, d_k: ref.scaled_softmax(scores, d_k)),
+        mistakes_from=lambda scores, d_k: ref.scaled_softmax(scores, d_k),
         framework="tensorflow",
         returns="a float32 (n_queries, n_keys) tensor of weights",
         mutants=_WEIGHT_MUTANTS,
     ),
     Exercise(
         "attention_tf",
-        reference=_in_float64(_attention_with()),
+        reference=_in_float64(lambda *args: ref.self_attention(*args)),
+        mistakes_from=lambda *args: ref.self_attention(*args),
         framework="tensorflow",
         returns="a float32 (tokens, d_v) tensor, one attention output per word",
         uses={"scores_tf": _scores, "attention_weights_tf": _weights_float32},
@@ -137,7 +139,8 @@ EXERCISES = [
     ),
     Exercise(
         "attention_numpy",
-        reference=_in_float64(_attention_with()),
+        reference=_in_float64(lambda *args: ref.self_attention(*args)),
+        mistakes_from=lambda *args: ref.self_attention(*args),
         framework="numpy",
         returns="a floating (tokens, d_v) NumPy array, one attention output per word",
         mutants=_attention_mutants(),
