@@ -35,7 +35,7 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "key_scores": ("d_k", "tokens d_k"),
     "scaled_softmax": ("... n_keys", "int"),
     "attention_for_query": ("d_k", "tokens d_k", "tokens d_v"),
-    "general_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    "general_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_k"),  # via project_qkv
     # 03
     "scores_tf": ("n_queries d_k", "n_keys d_k"),
     "attention_weights_tf": ("n_queries n_keys", "int"),
@@ -174,7 +174,8 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         probes.append({"inputs": values, "kwargs": kwargs, "label": "other values of the same shapes"})
         factor = {1: 1000.0, 2: 40.0, 3: 12.0}.get(len(numeric), 8.0)
         large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
-        probes.append({"inputs": large, "kwargs": kwargs, "label": "large values (scores in the thousands)"})
+        probes.append({"inputs": large, "kwargs": kwargs, "label": "large values (scores in the thousands)",
+                       "loose": True})
     if not any(spec == "heads" for spec in contract):
         reshaped = _other_sizes(exercise, specs)
         if reshaped is not None:

@@ -71,6 +71,24 @@ def task_dtype(probe: dict, actual_dtype=None) -> np.dtype:
     return coarsest if coarsest.itemsize >= floor.itemsize else floor
 
 
+def close_on(probe: dict, actual, expected, dtype) -> bool:
+    """``close`` at the probe's tolerance: a *loose* probe (large values) is ill-conditioned.
+
+    With scores in the thousands, rounding a score by one float32 step moves a weight by about
+    1e-4, so two correct computations summing in another order differ by that much. Such a probe
+    is there to catch overflow and gross errors: it is judged to 1e-3 of the result's scale.
+    """
+    if not probe.get("loose"):
+        return close(actual, expected, dtype)
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape or not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
+        return False
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    finite = e[np.isfinite(e)]
+    scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
+    return bool(np.allclose(a, e, 1e-3, 1e-3 * scale, True))
+
+
 def close(actual, expected, dtype=None) -> bool:
     """True when the arrays have the same shape and agree within the tolerance of ``dtype``."""
     actual, expected = np.asarray(actual), np.asarray(expected)
@@ -371,15 +389,16 @@ def _failing_problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict])
     return _problem(meta, outcome, analysis_of)
 
 
-def _matches(outcome: dict, rows: list[dict], dtype) -> bool:
+def _matches(outcome: dict, rows: list[dict], dtype, probe: dict) -> bool:
     if outcome["status"] == "raised":
         return any(row["error"] is not None for row in rows)
     if outcome["status"] != "ok":
         return False
-    return any(row["value"] is not None and close(outcome["value"], row["value"], dtype) for row in rows)
+    return any(row["value"] is not None and close_on(probe, outcome["value"], row["value"], dtype) for row in rows)
 
 
-def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list) -> list[str]:
+def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None
+                ) -> list[str]:
     """The catalogued mistakes that explain the learner's results on every probe.
 
     Where the learner is wrong, the mistake's result must match theirs; where they are right, it
@@ -387,20 +406,21 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list) -> lis
     for it). A mistake must match at least one wrong result.
     """
     ids: set[str] | None = None
-    agree: list[tuple[dict, dict, object]] = []
-    for outcome, analysis, dtype in zip(outcomes, analyses, dtypes, strict=True):
+    agree: list[tuple[dict, dict, object, dict]] = []
+    probes = probes or [{}] * len(outcomes)
+    for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
         if analysis.get("expected") is None:
             continue  # the input itself is unusual: no evidence either way
         rows: dict[str, list[dict]] = {}
         for row in analysis["mutants"]:
             rows.setdefault(row["mistake"], []).append(row)
-        if outcome["status"] == "ok" and close(outcome["value"], analysis["expected"], dtype):
-            agree.append((outcome, rows, dtype))
+        if outcome["status"] == "ok" and close_on(probe, outcome["value"], analysis["expected"], dtype):
+            agree.append((outcome, rows, dtype, probe))
             continue
-        here = {mistake for mistake, mine in rows.items() if _matches(outcome, mine, dtype)}
+        here = {mistake for mistake, mine in rows.items() if _matches(outcome, mine, dtype, probe)}
         ids = here if ids is None else ids & here
-    for outcome, rows, dtype in agree:
-        ids = {m for m in ids or () if m not in rows or _matches(outcome, rows[m], dtype)}
+    for outcome, rows, dtype, probe in agree:
+        ids = {m for m in ids or () if m not in rows or _matches(outcome, rows[m], dtype, probe)}
     return sorted(ids or ())
 
 
@@ -482,7 +502,8 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
     """The failure message of a wrong answer, from the evidence of every probe."""
     usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
     named = _naming(_candidates([outcomes[i] for i in usable], [analyses[i]() for i in usable],
-                                [dtypes[i] for i in usable]), [outcomes[i] for i in usable])
+                                [dtypes[i] for i in usable], [probes[i] for i in usable]),
+                    [outcomes[i] for i in usable])
     wrong = next(i for i in usable if not right[i])
     outcome = outcomes[wrong]
     label = probes[wrong].get("label")
@@ -526,7 +547,7 @@ def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list
             right.append(True)  # the reference itself cannot take this probe: it proves nothing
             continue
         expected = np.asarray(analysis()["expected"], dtype=np.float64)
-        right.append(outcome["status"] == "ok" and close(value, expected, dtypes[-1]))
+        right.append(outcome["status"] == "ok" and close_on(probe, value, expected, dtypes[-1]))
     main = outcomes[0]
     if main["status"] == "ok":
         actual = main["value"]
