@@ -389,12 +389,23 @@ def _failing_problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict])
     return _problem(meta, outcome, analysis_of)
 
 
-def _matches(outcome: dict, rows: list[dict], dtype, probe: dict) -> bool:
+def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None) -> bool:
     if outcome["status"] == "raised":
         return any(row["error"] is not None for row in rows)
     if outcome["status"] != "ok":
         return False
-    return any(row["value"] is not None and close_on(probe, outcome["value"], row["value"], dtype) for row in rows)
+    value = outcome["value"]
+    if expected is not None and any(row.get("as_expected") for row in rows) and close_on(probe, value, expected, dtype):
+        return True
+    return any(row["value"] is not None and close_on(probe, value, row["value"], dtype) for row in rows)
+
+
+def _overflows(outcome: dict, expected) -> bool:
+    """The learner's result has nan or inf where the expected one is finite."""
+    if outcome["status"] != "ok" or not np.issubdtype(outcome["value"].dtype, np.floating):
+        return False
+    value = outcome["value"]
+    return value.shape == np.shape(expected) and not np.all(np.isfinite(value)) and np.all(np.isfinite(expected))
 
 
 def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None
@@ -402,26 +413,36 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     """The catalogued mistakes that explain the learner's results on every probe.
 
     Where the learner is wrong, the mistake's result must match theirs; where they are right, it
-    must not differ from theirs (a mistake that changes nothing on an input has no result stored
-    for it). A mistake must match at least one wrong result.
+    must not differ from theirs. A result with nan or inf where the expected one is finite is weak
+    evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
+    only asks that the mistake overflow too, and only when no other probe shows the answer wrong.
     """
-    ids: set[str] | None = None
-    agree: list[tuple[dict, dict, object, dict]] = []
     probes = probes or [{}] * len(outcomes)
+    wrong: list[set[str]] = []
+    overflowing: list[set[str]] = []
+    agree: list[tuple[dict, dict, object, dict, object]] = []
     for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
-        if analysis.get("expected") is None:
+        expected = analysis.get("expected")
+        if expected is None:
             continue  # the input itself is unusual: no evidence either way
         rows: dict[str, list[dict]] = {}
         for row in analysis["mutants"]:
             rows.setdefault(row["mistake"], []).append(row)
-        if outcome["status"] == "ok" and close_on(probe, outcome["value"], analysis["expected"], dtype):
-            agree.append((outcome, rows, dtype, probe))
-            continue
-        here = {mistake for mistake, mine in rows.items() if _matches(outcome, mine, dtype, probe)}
-        ids = here if ids is None else ids & here
-    for outcome, rows, dtype, probe in agree:
-        ids = {m for m in ids or () if m not in rows or _matches(outcome, rows[m], dtype, probe)}
-    return sorted(ids or ())
+        if outcome["status"] == "ok" and close_on(probe, outcome["value"], expected, dtype):
+            agree.append((outcome, rows, dtype, probe, expected))
+        elif _overflows(outcome, expected):
+            overflowing.append({m for m, mine in rows.items()
+                                if any(r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)
+                                or _matches(outcome, mine, dtype, probe)})
+        else:
+            wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
+    sets = wrong or overflowing
+    if not sets:
+        return []
+    ids = set.intersection(*sets)
+    for outcome, rows, dtype, probe, expected in agree:
+        ids = {m for m in ids if m not in rows or _matches(outcome, rows[m], dtype, probe, expected)}
+    return sorted(ids)
 
 
 def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
