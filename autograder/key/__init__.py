@@ -75,20 +75,22 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
     for precision in (("float32", "float64") if floats else ("float64",)):
         args = _copies(probe["inputs"], precision if floats else None)
         for mistake_id, mutants in spec.mutants.items():
-            for mutant in mutants if isinstance(mutants, (list, tuple)) else (mutants,):
+            for way, mutant in enumerate(mutants if isinstance(mutants, (list, tuple)) else (mutants,)):
                 value, error = _call(mutant, _copies(args), probe["kwargs"])
-                rows.append({"mistake": mistake_id, "precision": precision, "value": value, "error": error})
+                rows.append({"mistake": mistake_id, "way": f"own{way}", "precision": precision, "value": value,
+                             "error": error})
         right, right_error = _call(base, _copies(args), probe["kwargs"])
         for mistake_id, mutants in shared.items():
-            for mutant in mutants:
+            for way, mutant in enumerate(mutants):
                 value, error = _call(mutant, _copies(args), probe["kwargs"])
                 if (error is not None and right_error is not None) or (error is None and _same(value, right)):
                     # this step is not taken here, or the mistake changes nothing on this input: say
                     # so without storing the value again (a verdict reads it as "gives the expected")
-                    rows.append({"mistake": mistake_id, "precision": precision, "value": None, "error": None,
-                                 "as_expected": True})
+                    rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision,
+                                 "value": None, "error": None, "as_expected": True})
                     continue
-                rows.append({"mistake": mistake_id, "precision": precision, "value": value, "error": error})
+                rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision, "value": value,
+                             "error": error})
     return rows
 
 

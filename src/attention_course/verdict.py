@@ -415,34 +415,39 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     Where the learner is wrong, the mistake's result must match theirs; where they are right, it
     must not differ from theirs. A result with nan or inf where the expected one is finite is weak
     evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
-    only asks that the mistake overflow too, and only when no other probe shows the answer wrong.
+    counts only when no other probe shows the answer wrong, and then asks that the mistake match
+    it, or at least overflow too.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
     overflowing: list[set[str]] = []
-    agree: list[tuple[dict, dict, object, dict, object]] = []
+    exact_overflows: list[set[str]] = []
+    agree: list[tuple[dict, dict, object, dict, object]] = []  # probes where the learner is right
     for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
         expected = analysis.get("expected")
         if expected is None:
             continue  # the input itself is unusual: no evidence either way
-        rows: dict[str, list[dict]] = {}
+        rows: dict[tuple[str, str], list[dict]] = {}  # one way to make a mistake: its rows (precisions)
         for row in analysis["mutants"]:
-            rows.setdefault(row["mistake"], []).append(row)
+            rows.setdefault((row["mistake"], row.get("way", "")), []).append(row)
         if outcome["status"] == "ok" and close_on(probe, outcome["value"], expected, dtype):
             agree.append((outcome, rows, dtype, probe, expected))
         elif _overflows(outcome, expected):
-            overflowing.append({m for m, mine in rows.items()
-                                if any(r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)
-                                or _matches(outcome, mine, dtype, probe)})
+            exact = {m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)}
+            exact_overflows.append(exact)
+            overflowing.append(exact | {m for m, mine in rows.items() if any(
+                r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)})
         else:
             wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
-    sets = wrong or overflowing
-    if not sets:
+    if wrong:
+        ways = set.intersection(*wrong)
+    elif overflowing:
+        ways = set.intersection(*exact_overflows) or set.intersection(*overflowing)
+    else:
         return []
-    ids = set.intersection(*sets)
     for outcome, rows, dtype, probe, expected in agree:
-        ids = {m for m in ids if m not in rows or _matches(outcome, rows[m], dtype, probe, expected)}
-    return sorted(ids)
+        ways = {w for w in ways if w not in rows or _matches(outcome, rows[w], dtype, probe, expected)}
+    return sorted({mistake for mistake, _ in ways})
 
 
 def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
