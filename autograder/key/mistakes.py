@@ -66,6 +66,33 @@ def _scale_by_sqrt_keys(original):
     return lambda scores, divisor: original(scores, np.sqrt(np.shape(scores)[-1]))
 
 
+def _scale_by_sqrt_queries(original):
+    # "the number of tokens" read from the queries: the scores' second-to-last axis
+    return lambda scores, divisor: original(scores, np.sqrt(np.shape(scores)[-2]) if np.ndim(scores) > 1
+                                            else divisor)
+
+
+def _floored(original):
+    return lambda scores, divisor: np.floor(original(scores, divisor))
+
+
+def _sum_of_sums(original):
+    # q_i + k_j summed over the features, instead of q_i * k_j
+    return lambda q, k: (ref.as_float(q)[..., :, None, :] + ref.as_float(k)[..., None, :, :]).sum(-1)
+
+
+def _elementwise(original):
+    return lambda q, k: ref.as_float(q) * ref.as_float(k)
+
+
+def _row_products(original):
+    return lambda q, k: (ref.as_float(q) * ref.as_float(k)).sum(-1)
+
+
+def _permuted(order):
+    return lambda original: lambda x, *w: original(x, *(w[i] for i in order))
+
+
 def _padding_off_by_one(original):
     return lambda lengths, n_tokens: original(np.asarray(lengths) + 1, n_tokens)
 
@@ -85,7 +112,11 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "no_scaling": [("divide_scores", lambda original: lambda scores, divisor: ref.as_float(scores))],
     "scale_applied_twice": [("divide_scores", _scale_twice)],
     "scale_by_d_k": [("key_scale", lambda original: lambda d_k, dtype=np.float64: np.asarray(d_k, dtype))],
-    "scale_by_sqrt_tokens": [("divide_scores", _scale_by_sqrt_keys)],
+    "scale_by_sqrt_tokens": [("divide_scores", _scale_by_sqrt_keys), ("divide_scores", _scale_by_sqrt_queries)],
+    "scale_by_sqrt_d_model": [("self_attention_scale", lambda original: lambda inputs, keys: key_scale_of(inputs))],
+    "integer_arithmetic": [("divide_scores", _floored)],
+    "sum_instead_of_dot": [("dot_products", _elementwise), ("dot_products", _row_products),
+                           ("dot_products", _sum_of_sums)],
     "keys_without_transpose": [("dot_products", lambda original: lambda q, k: ref.as_float(q)
                                 @ ref.as_float(k))],
     "keys_transpose_all_axes": [("dot_products", _keys_transpose_all_axes)],
@@ -102,7 +133,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T)],
     "padding_mask_off_by_one": [("padding_mask", _padding_off_by_one),
                                 ("padding_mask", _padding_off_by_one_short)],
-    "mixed_up_projections": [("project", lambda original: lambda x, wq, wk, wv: original(x, wq, wv, wk))],
+    # any two of W_Q, W_K, W_V swapped (the keys and values, the queries and keys, ...), or rotated
+    "mixed_up_projections": [("project", _permuted(order))
+                             for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1))],
     "projection_order": [("project", lambda original: lambda x, wq, wk, wv: original(
         x, *(np.swapaxes(ref.as_float(w), -1, -2) for w in (wq, wk, wv))))],
     "heads_reshape_without_transpose": [
@@ -113,6 +146,11 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     ],
     "missing_output_projection": [],  # per exercise: the projection is not a shared step
 }
+
+
+def key_scale_of(inputs):
+    inputs = ref.as_float(inputs)
+    return ref.key_scale(inputs.shape[-1], inputs.dtype)
 
 
 @contextlib.contextmanager

@@ -38,7 +38,7 @@ def softmax(scores, axis: int = -1) -> np.ndarray:
 
 def dot_scores(query, inputs) -> np.ndarray:
     """Scores of one ``query`` (d,) against every row of ``inputs`` (tokens, d): shape (tokens,)."""
-    return as_float(inputs) @ as_float(query)
+    return dot_products(as_float(query)[None, :], inputs)[0]
 
 
 def weighted_sum(weights, vectors) -> np.ndarray:
@@ -110,7 +110,15 @@ def attention(queries, keys, values, mask=None, scale: bool | float = True) -> n
 def self_attention(inputs, w_query, w_key, w_value, mask=None, scale: bool | float = True):
     """Project ``inputs`` to queries, keys and values, then attend: (..., tokens, d_v)."""
     queries, keys, values = project(inputs, w_query, w_key, w_value)
+    if scale is True:
+        scale = self_attention_scale(inputs, keys)
     return attention(queries, keys, values, mask, scale)
+
+
+def self_attention_scale(inputs, keys):
+    """The divisor of self-attention's scores: sqrt(d_k), the keys' width (not the inputs')."""
+    keys = as_float(keys)
+    return key_scale(keys.shape[-1], keys.dtype)
 
 
 def causal_mask(n_tokens: int) -> np.ndarray:
