@@ -1,18 +1,29 @@
 """How well the grading diagnoses: mistakes caught and named, correct variants accepted.
 
-    python3 tasks.py accuracy            # every notebook
+    python3 tasks.py accuracy            # every notebook, both sets
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
+    python3 tasks.py accuracy --set heldout
 
-The cases live in ``tests/cases/<notebook>.py``: ``MISTAKES[grade_id][mistake_id]`` and
-``VARIANTS[grade_id][variant]`` hold the source a learner might put in that exercise's solution
-cell: a wrong answer making one catalogued mistake, or a correct answer written differently.
+Two sets of cases, reported separately:
+
+- the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
+- the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
+  before the diagnosis was tuned and never used to tune it (see its README). It measures how well
+  the diagnosis generalises.
+
+In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
+might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
+is the mistake id, optionally followed by ``:tag`` when one exercise has several ways to make it),
+or a correct answer written differently.
 
 For each notebook, one kernel runs the source notebook top to bottom (hidden tests included, as
 when grading). Then, for each case, the case's source replaces the exercise's solution cell and
 every test cell runs again, as nbgrader would score it (a test cell with an error or any stderr
 output scores 0). A mistake is *caught* when exactly the exercise's own test cells fail, and
-*named* when the failure message carries the mistake's title from the catalogue. A variant is
-*accepted* when no test cell fails. The solution cell is restored after each case.
+*named* when the failure message carries the mistake's title from the catalogue, and *misnamed*
+when it names another catalogued mistake and not this one (naming the wrong fix is worse than
+naming none). A variant is *accepted* when no test cell fails. The solution cell is restored after
+each case.
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ from . import REPO, SOLUTIONS
 from . import notebooks as nbio
 
 CASES = REPO / "tests" / "cases"
+SETS = {"design": CASES, "heldout": CASES / "heldout"}
 
 
 @dataclass
@@ -48,13 +60,25 @@ class Outcome:
     ok: bool = False  # mistake: caught and named; variant: accepted
     caught: bool = False
     named: bool = False
+    misnamed: bool = False
+    case_set: str = "design"
 
 
-def load_cases(name: str) -> tuple[dict, dict]:
-    path = CASES / f"{name}.py"
+def mistake_of(case: str) -> str:
+    """The catalogue id of a mistake case: ``"softmax_wrong_axis:axis_one"`` -> ``"softmax_wrong_axis"``."""
+    return case.split(":", 1)[0]
+
+
+def titles_in(message: str) -> set[str]:
+    """The catalogued mistakes whose title a failure message carries."""
+    return {mistake.id for mistake in CATALOGUE.values() if mistake.title in message}
+
+
+def load_cases(name: str, case_set: str = "design") -> tuple[dict, dict]:
+    path = SETS[case_set] / f"{name}.py"
     if not path.is_file():
         return {}, {}
-    spec = importlib.util.spec_from_file_location(f"cases_{name}", path)
+    spec = importlib.util.spec_from_file_location(f"cases_{case_set}_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return getattr(module, "MISTAKES", {}), getattr(module, "VARIANTS", {})
@@ -73,8 +97,8 @@ def _failure(cell) -> str | None:
     return None
 
 
-def evaluate(name: str, progress: bool = True) -> list[Outcome]:
-    mistakes, variants = load_cases(name)
+def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list[Outcome]:
+    mistakes, variants = load_cases(name, case_set)
     nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
     cells = {c.metadata["nbgrader"]["grade_id"]: i for i, c in enumerate(nb.cells)
              if "grade_id" in c.metadata.get("nbgrader", {})}
@@ -101,7 +125,7 @@ def evaluate(name: str, progress: bool = True) -> list[Outcome]:
             for grade_id, kind, case, source in bar:
                 if grade_id not in cells:
                     raise KeyError(f"{name}: no solution cell {grade_id!r} (case {case})")
-                outcome = Outcome(name, grade_id, kind, case)
+                outcome = Outcome(name, grade_id, kind, case, case_set=case_set)
                 trial = nbformat.v4.new_code_cell(source)
                 client.execute_cell(trial, cells[grade_id])
                 failures = {}
@@ -118,8 +142,9 @@ def evaluate(name: str, progress: bool = True) -> list[Outcome]:
                 outcome.message = " | ".join(failures[t] for t in sorted(failures) if t in own)
                 if kind == "mistake":
                     outcome.caught = bool(failures) and set(failures) == own
-                    title = CATALOGUE[case].title if case in CATALOGUE else None
-                    outcome.named = outcome.caught and title is not None and title in outcome.message
+                    named = titles_in(outcome.message)
+                    outcome.named = outcome.caught and mistake_of(case) in named
+                    outcome.misnamed = bool(named) and mistake_of(case) not in named
                     outcome.ok = outcome.caught and outcome.named
                 else:
                     outcome.ok = not failures
@@ -130,21 +155,31 @@ def evaluate(name: str, progress: bool = True) -> list[Outcome]:
 def table(outcomes: list[Outcome]) -> str:
     rows = {}
     for o in outcomes:
-        row = rows.setdefault((o.notebook, o.exercise), [0, 0, 0, 0, 0])
+        row = rows.setdefault((o.notebook, o.exercise), [0, 0, 0, 0, 0, 0])
         if o.kind == "mistake":
             row[0] += 1
             row[1] += o.caught
             row[2] += o.named
+            row[3] += o.misnamed
         else:
-            row[3] += 1
-            row[4] += o.ok
-    lines = [f"{'notebook':<32} {'exercise':<28} {'mutants caught':>15} {'named correctly':>16} {'variants accepted':>18}"]
-    totals = [0, 0, 0, 0, 0]
-    for (notebook, exercise), (n, caught, named, nv, accepted) in rows.items():
-        lines.append(f"{notebook:<32} {exercise:<28} {f'{caught}/{n}':>15} {f'{named}/{n}':>16} {f'{accepted}/{nv}':>18}")
-        totals = [a + b for a, b in zip(totals, (n, caught, named, nv, accepted), strict=True)]
-    n, caught, named, nv, accepted = totals
-    lines.append(f"{'TOTAL':<32} {'':<28} {f'{caught}/{n}':>15} {f'{named}/{n}':>16} {f'{accepted}/{nv}':>18}")
+            row[4] += 1
+            row[5] += o.ok
+    header = (f"{'notebook':<32} {'exercise':<28} {'bugs caught':>12} {'named correctly':>16} "
+              f"{'misnamed':>9} {'variants accepted':>18}")
+    lines = [header]
+    totals = [0] * 6
+
+    def line(notebook, exercise, n, caught, named, misnamed, nv, accepted):
+        return (f"{notebook:<32} {exercise:<28} {f'{caught}/{n}':>12} {f'{named}/{n}':>16} "
+                f"{f'{misnamed}/{n}':>9} {f'{accepted}/{nv}':>18}")
+
+    for (notebook, exercise), row in rows.items():
+        lines.append(line(notebook, exercise, *row))
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+    lines.append(line("TOTAL", "", *totals))
+    n, named = totals[0], totals[2]
+    if n:
+        lines.append(f"named: {100 * named / n:.1f} % of {n} bugs")
     return "\n".join(lines)
 
 
@@ -152,14 +187,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
     parser.add_argument("--json", type=Path, help="also write every outcome to this JSON file")
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both", dest="case_set",
+                        help="which cases: the design set, the held-out set, or both (default)")
     args = parser.parse_args(argv)
     names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
-    outcomes = [o for name in names for o in evaluate(name)]
-    print(table(outcomes))
+    sets = list(SETS) if args.case_set == "both" else [args.case_set]
+    outcomes = [o for case_set in sets for name in names for o in evaluate(name, case_set=case_set)]
+    for case_set in sets:
+        print(f"\n== {case_set} set ({SETS[case_set].relative_to(REPO)}) ==")
+        print(table([o for o in outcomes if o.case_set == case_set]))
     for o in outcomes:
         if not o.ok:
-            print(f"NOT OK  {o.notebook} {o.exercise} {o.kind} {o.case}: failed {o.failed_tests} {o.message[:300]}")
+            print(f"NOT OK  [{o.case_set}] {o.notebook} {o.exercise} {o.kind} {o.case}: failed "
+                  f"{o.failed_tests} {o.message[:300]}")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
     return 0 if all(o.ok for o in outcomes) else 1

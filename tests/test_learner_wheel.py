@@ -22,6 +22,7 @@ import pytest
 from conftest import REPO
 
 from attention_course.convert import decode, encode
+from attention_course.verdict import same_probe
 from autograder.key import ComputedKey
 from autograder.key.exercises import all_exercises
 
@@ -90,20 +91,21 @@ def test_wheel_holds_only_the_learner_package(wheel_target):
     wheel, _ = wheel_target
     names = zipfile.ZipFile(wheel).namelist()
     modules = {Path(n).stem for n in names if n.endswith(".py")}
-    assert modules == {"__init__", "checks", "convert", "data", "minilm", "mistakes", "plots", "verdict"}, modules
+    assert modules == {"__init__", "checks", "contracts", "convert", "data", "minilm", "mistakes", "plots",
+                       "verdict"}, modules
     assert not [n for n in names if n.startswith("autograder") or "reference" in n or "mutant" in n]
     data = [n for n in names if n.endswith(".json")]
     assert data and all(n.startswith("attention_course/expected/") for n in data)
 
 
-def _nudged(value, rng):
-    """A nearby input that no visible check uses: floats moved, integers (sizes, counts) increased."""
+def _nudged(value, rng, step=1):
+    """A nearby input: floats moved, integers (sizes, counts) increased by about ``step``."""
     if isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating):
         return value + rng.normal(0, 0.5, value.shape).astype(value.dtype)
     if isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.integer):
-        return value + rng.integers(1, 3, value.shape).astype(value.dtype)
+        return value + rng.integers(step, step + 2, value.shape).astype(value.dtype)
     if isinstance(value, int) and not isinstance(value, bool):
-        return value + 1
+        return value + step
     return value
 
 
@@ -117,9 +119,14 @@ def _unseen_cases() -> list[dict]:
     for exercise in all_exercises():
         if exercise not in stored:
             continue
+        seen = [c["probe"] for c in stored[exercise]["probes"]]
         for case in stored[exercise]["probes"]:
-            inputs = [_nudged(x, rng) for x in case["probe"]["inputs"]]
-            probe = {"inputs": inputs, "kwargs": case["probe"]["kwargs"]}
+            # visible checks include their evidence probes (other sizes, ...): step past those too
+            for step in range(1, 12):
+                inputs = [_nudged(x, rng, step) for x in case["probe"]["inputs"]]
+                probe = {"inputs": inputs, "kwargs": case["probe"]["kwargs"]}
+                if not any(same_probe(probe, other) for other in seen):
+                    break
             analysis = key.analyse(exercise, probe)
             if analysis["expected"] is None or case["probe"]["kwargs"]:
                 continue

@@ -19,6 +19,7 @@ from attention_course.convert import encode
 from attention_course.verdict import Key
 
 from .exercises import all_exercises, get_exercise  # noqa: F401
+from .mistakes import shared_mutants
 
 
 def _copies(inputs, precision=None):
@@ -53,17 +54,43 @@ def meta(exercise: str) -> dict:
             "returns_tuple": spec.returns_tuple, "uses": sorted(spec.uses)}
 
 
+def _same(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.allclose(a.astype(np.float64), b.astype(np.float64), 1e-9, 1e-12,
+                                                   equal_nan=True))
+
+
 def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
-    """Every catalogued mistake's result on ``probe``, in float32 and float64 where inputs are floats."""
+    """Every catalogued mistake's result on ``probe``, in float32 and float64 where inputs are floats.
+
+    The mistakes are the exercise's own mutants and the shared transformations of
+    :mod:`.mistakes` applied to its reference (those that change its result on this probe).
+    """
     spec = get_exercise(exercise)
     floats = any(isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) for v in probe["inputs"])
+    base = spec.mistakes_from or spec.reference
+    shared = shared_mutants(base)
     rows = []
     for precision in (("float32", "float64") if floats else ("float64",)):
         args = _copies(probe["inputs"], precision if floats else None)
         for mistake_id, mutants in spec.mutants.items():
-            for mutant in mutants if isinstance(mutants, (list, tuple)) else (mutants,):
+            for way, mutant in enumerate(mutants if isinstance(mutants, (list, tuple)) else (mutants,)):
                 value, error = _call(mutant, _copies(args), probe["kwargs"])
-                rows.append({"mistake": mistake_id, "precision": precision, "value": value, "error": error})
+                rows.append({"mistake": mistake_id, "way": f"own{way}", "precision": precision, "value": value,
+                             "error": error})
+        right, right_error = _call(base, _copies(args), probe["kwargs"])
+        for mistake_id, mutants in shared.items():
+            for way, mutant in enumerate(mutants):
+                value, error = _call(mutant, _copies(args), probe["kwargs"])
+                if (error is not None and right_error is not None) or (error is None and _same(value, right)):
+                    # this step is not taken here, or the mistake changes nothing on this input: say
+                    # so without storing the value again (a verdict reads it as "gives the expected")
+                    rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision,
+                                 "value": None, "error": None, "as_expected": True})
+                    continue
+                rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision, "value": value,
+                             "error": error})
     return rows
 
 

@@ -9,6 +9,12 @@ Conventions, shared by the whole course and by ``reference_torch`` and ``referen
   ``torch.nn.functional.scaled_dot_product_attention``), broadcastable to ``(..., queries, keys)``.
 
 All functions compute in float64 unless given another floating dtype, and never change their inputs.
+
+The steps every attention computation shares are small functions of their own (``softmax``,
+``dot_products``, ``key_scale``, ``divide_scores``, ``apply_mask``, ``weighted_values``,
+``project``, ``split_heads``, ``combine_heads``), called through this module's namespace: a
+catalogued mistake is defined once, in :mod:`autograder.key.mistakes`, as a wrong version of one
+step, and every exercise whose reference takes that step gets the mistake, without listing it.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ def softmax(scores, axis: int = -1) -> np.ndarray:
 
 def dot_scores(query, inputs) -> np.ndarray:
     """Scores of one ``query`` (d,) against every row of ``inputs`` (tokens, d): shape (tokens,)."""
-    return as_float(inputs) @ as_float(query)
+    return dot_products(as_float(query)[None, :], inputs)[0]
 
 
 def weighted_sum(weights, vectors) -> np.ndarray:
@@ -46,16 +52,41 @@ def project(inputs, w_query, w_key, w_value):
     return inputs @ as_float(w_query), inputs @ as_float(w_key), inputs @ as_float(w_value)
 
 
+def dot_products(queries, keys) -> np.ndarray:
+    """``queries @ keys^T`` over the last two axes: (..., n_queries, d_k), (..., n_keys, d_k) -> (..., n_queries, n_keys)."""
+    return as_float(queries) @ np.swapaxes(as_float(keys), -1, -2)
+
+
+def key_scale(d_k, dtype=np.float64):
+    """The divisor of the scores for keys of width ``d_k``: sqrt(d_k), in ``dtype``."""
+    return np.sqrt(d_k, dtype=dtype)  # a float64 scalar would promote float32
+
+
+def divide_scores(scores, divisor) -> np.ndarray:
+    """The scores divided once by ``divisor``."""
+    return as_float(scores) / divisor
+
+
 def attention_scores(queries, keys, scale: bool | float = True) -> np.ndarray:
     """``queries @ keys^T``, divided by sqrt(d_k) when ``scale`` is True (or by ``scale`` if a number).
 
     Shapes: queries (..., n_queries, d_k), keys (..., n_keys, d_k) -> (..., n_queries, n_keys).
     """
-    queries, keys = as_float(queries), as_float(keys)
-    scores = queries @ np.swapaxes(keys, -1, -2)  # (..., n_queries, n_keys)
+    scores = dot_products(queries, keys)  # (..., n_queries, n_keys)
     if scale is True:
-        scale = np.sqrt(keys.shape[-1], dtype=scores.dtype)  # a float64 scalar would promote float32
-    return scores / scale if scale else scores
+        scale = key_scale(np.shape(keys)[-1], scores.dtype)
+    return divide_scores(scores, scale) if scale else scores
+
+
+def scaled_softmax(scores, d_k) -> np.ndarray:
+    """``softmax(scores / sqrt(d_k))`` over the last axis."""
+    scores = as_float(scores)
+    return softmax(divide_scores(scores, key_scale(d_k, scores.dtype)), axis=-1)
+
+
+def weighted_values(weights, values) -> np.ndarray:
+    """Each query's weighted sum of the values: (..., n_queries, n_keys) @ (..., n_keys, d_v)."""
+    return as_float(weights) @ as_float(values)
 
 
 def apply_mask(scores, mask=None) -> np.ndarray:
@@ -73,13 +104,21 @@ def attention_weights(queries, keys, mask=None, scale: bool | float = True) -> n
 
 def attention(queries, keys, values, mask=None, scale: bool | float = True) -> np.ndarray:
     """Scaled dot-product attention: ``softmax(Q K^T / sqrt(d_k)) V``, shape (..., n_queries, d_v)."""
-    return attention_weights(queries, keys, mask, scale) @ as_float(values)
+    return weighted_values(attention_weights(queries, keys, mask, scale), values)
 
 
 def self_attention(inputs, w_query, w_key, w_value, mask=None, scale: bool | float = True):
     """Project ``inputs`` to queries, keys and values, then attend: (..., tokens, d_v)."""
     queries, keys, values = project(inputs, w_query, w_key, w_value)
+    if scale is True:
+        scale = self_attention_scale(inputs, keys)
     return attention(queries, keys, values, mask, scale)
+
+
+def self_attention_scale(inputs, keys):
+    """The divisor of self-attention's scores: sqrt(d_k), the keys' width (not the inputs')."""
+    keys = as_float(keys)
+    return key_scale(keys.shape[-1], keys.dtype)
 
 
 def causal_mask(n_tokens: int) -> np.ndarray:

@@ -118,6 +118,12 @@ _CATALOGUE = [
         "before dividing or taking the softmax.",
     ),
     Mistake(
+        "lower_precision",
+        "the result was computed in lower precision than its inputs",
+        "A cast to a narrower float type (float16, or float32 for float64 inputs) rounds every step: "
+        "keep the inputs' precision (cast integers to float32 or wider, never to float16).",
+    ),
+    Mistake(
         "changes_inputs_in_place",
         "the function changes its inputs in place",
         "Work on new arrays (x = x - m, not x -= m) so the caller's data stays as it was.",

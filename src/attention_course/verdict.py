@@ -13,7 +13,13 @@ The same code judges everywhere, on plain data only:
 
 :func:`judge` never calls learner code: when grading, outcomes come back from the sandbox as plain
 data, and the verdict runs in the grader's own process. Tolerances depend on the dtype and are set
-in one place, :data:`TOLERANCES`.
+in one place, :data:`TOLERANCES`; the task sets the precision (:func:`task_dtype`), not the answer.
+
+A ``check`` runs the learner's function on the check's input and on *evidence probes* derived from
+it (:func:`attention_course.contracts.evidence_probes`: other values, other sizes, large values).
+When the answer is wrong, a mistake is named only when its result matches the learner's on every
+probe (and, if several do, when they are indistinguishable there); otherwise the message describes
+the symptom: what is off, by what factor, on which kind of input.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .contracts import CONTRACTS, evidence_probes
 from .convert import as_numpy_input, decode, to_framework, to_numpy
 from .mistakes import CATALOGUE
 
@@ -46,6 +53,40 @@ def tolerance(dtype) -> tuple[float, float]:
     if np.issubdtype(dtype, np.floating):
         return TOLERANCES.get(dtype.name, TOLERANCES["float32"])
     return TOLERANCES["float64"]  # integers are exact
+
+
+def task_dtype(probe: dict, actual_dtype=None) -> np.dtype:
+    """The precision an answer on ``probe`` is judged at.
+
+    The inputs set it: the coarsest floating input, but never coarser than float32 (the course
+    accepts float32 computation; float16 only when the inputs are float16). A result in a coarser
+    dtype than that is judged at this precision all the same, so a float16 answer fails a float32
+    check. A result finer than the inputs (float64 for float32 inputs) is judged at the inputs'.
+    """
+    floats = [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating)]
+    floor = np.dtype(np.float16) if floats and all(d == np.float16 for d in floats) else np.dtype(np.float32)
+    candidates = floats + ([np.dtype(actual_dtype)] if actual_dtype is not None
+                           and np.issubdtype(actual_dtype, np.floating) else [])
+    coarsest = min(candidates, key=lambda d: d.itemsize) if candidates else np.dtype(np.float64)
+    return coarsest if coarsest.itemsize >= floor.itemsize else floor
+
+
+def close_on(probe: dict, actual, expected, dtype) -> bool:
+    """``close`` at the probe's tolerance: a *loose* probe (large values) is ill-conditioned.
+
+    With scores in the thousands, rounding a score by one float32 step moves a weight by about
+    1e-4, so two correct computations summing in another order differ by that much. Such a probe
+    is there to catch overflow and gross errors: it is judged to 1e-3 of the result's scale.
+    """
+    if not probe.get("loose"):
+        return close(actual, expected, dtype)
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape or not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
+        return False
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    finite = e[np.isfinite(e)]
+    scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
+    return bool(np.allclose(a, e, 1e-3, 1e-3 * scale, True))
 
 
 def close(actual, expected, dtype=None) -> bool:
@@ -70,6 +111,8 @@ def make_call(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict |
     kwargs = dict(kwargs or {})
     arrays = tuple(as_numpy_input(v) for v in inputs)
     probes = [{"inputs": list(arrays), "kwargs": kwargs}]
+    if kind == "check":
+        probes += evidence_probes(exercise, list(arrays), kwargs)
     if kind == "shift_invariance":
         shifted = (np.asarray(arrays[0]) + options["shift"], *arrays[1:])
         probes.append({"inputs": list(shifted), "kwargs": kwargs})
@@ -244,15 +287,11 @@ def _name(mistake_id: str) -> str:
 
 
 def diagnose(actual: np.ndarray, analysis: dict) -> str | None:
-    """The message naming the mistake whose result reproduces ``actual``, or None if none does."""
-    float32 = np.issubdtype(actual.dtype, np.floating) and actual.dtype.itemsize <= 4
-    for precision in (("float32", "float64") if float32 else ("float64",)):
-        for mutant in analysis["mutants"]:
-            if mutant.get("precision", "float64") != precision or mutant["value"] is None:
-                continue
-            if close(actual, mutant["value"], actual.dtype if float32 else np.float64):
-                return _name(mutant["mistake"])
-    return None
+    """The message naming the mistake whose result reproduces ``actual`` on one input, if one does."""
+    dtype = max(np.dtype(actual.dtype) if np.issubdtype(actual.dtype, np.floating) else np.dtype(np.float64),
+                np.dtype(np.float32), key=lambda d: d.itemsize)
+    return _naming(_candidates([{"status": "ok", "value": actual}], [analysis], [dtype]),
+                   [{"status": "ok", "value": actual}])
 
 
 def _mistake_that_raises(analysis: dict, error: str) -> str | None:
@@ -340,28 +379,223 @@ class _FailWhat(Exception):  # a failure that names what was compared, not the e
         self.message = f"✗ {what}: {message}"
 
 
+def _failing_problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict]) -> str | None:
+    """A message for outcomes no diagnosis can explain (no function, None, a tuple, changed inputs)."""
+    if outcome["status"] in ("ok", "raised"):
+        if outcome.get("changed_inputs"):
+            mistake = CATALOGUE["changes_inputs_in_place"]
+            return f"{mistake.title}. Hint: {mistake.hint}"
+        return None
+    return _problem(meta, outcome, analysis_of)
+
+
+def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None) -> bool:
+    if outcome["status"] == "raised":
+        return any(row["error"] is not None for row in rows)
+    if outcome["status"] != "ok":
+        return False
+    value = outcome["value"]
+    if expected is not None and any(row.get("as_expected") for row in rows) and close_on(probe, value, expected, dtype):
+        return True
+    return any(row["value"] is not None and close_on(probe, value, row["value"], dtype) for row in rows)
+
+
+def _overflows(outcome: dict, expected) -> bool:
+    """The learner's result has nan or inf where the expected one is finite."""
+    if outcome["status"] != "ok" or not np.issubdtype(outcome["value"].dtype, np.floating):
+        return False
+    value = outcome["value"]
+    return value.shape == np.shape(expected) and not np.all(np.isfinite(value)) and np.all(np.isfinite(expected))
+
+
+def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None
+                ) -> list[str]:
+    """The catalogued mistakes that explain the learner's results on every probe.
+
+    Where the learner is wrong, the mistake's result must match theirs; where they are right, it
+    must not differ from theirs. A result with nan or inf where the expected one is finite is weak
+    evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
+    counts only when no other probe shows the answer wrong, and then asks that the mistake match
+    it, or at least overflow too.
+    """
+    probes = probes or [{}] * len(outcomes)
+    wrong: list[set[str]] = []
+    overflowing: list[set[str]] = []
+    exact_overflows: list[set[str]] = []
+    agree: list[tuple[dict, dict, object, dict, object]] = []  # probes where the learner is right
+    for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
+        expected = analysis.get("expected")
+        if expected is None:
+            continue  # the input itself is unusual: no evidence either way
+        rows: dict[tuple[str, str], list[dict]] = {}  # one way to make a mistake: its rows (precisions)
+        for row in analysis["mutants"]:
+            rows.setdefault((row["mistake"], row.get("way", "")), []).append(row)
+        if outcome["status"] == "ok" and close_on(probe, outcome["value"], expected, dtype):
+            agree.append((outcome, rows, dtype, probe, expected))
+        elif _overflows(outcome, expected):
+            exact = {m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)}
+            exact_overflows.append(exact)
+            overflowing.append(exact | {m for m, mine in rows.items() if any(
+                r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)})
+        else:
+            wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
+    if wrong:
+        ways = set.intersection(*wrong)
+    elif overflowing:
+        ways = set.intersection(*exact_overflows) or set.intersection(*overflowing)
+    else:
+        return []
+    for outcome, rows, dtype, probe, expected in agree:
+        ways = {w for w in ways if w not in rows or _matches(outcome, rows[w], dtype, probe, expected)}
+    return sorted({mistake for mistake, _ in ways})
+
+
+def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
+    if len(candidates) == 1:
+        return _name(candidates[0])
+    if len(candidates) == 2 and any(o["status"] == "ok" for o in outcomes):
+        first, second = (CATALOGUE[c] for c in candidates)
+        return (f"{first.title}, or equally {second.title}: on every input tried these two give the same "
+                f"numbers as yours. Hint: {first.hint} {second.hint}")
+    return None
+
+
+_SIZE_WORDS = {"d_k": "d_k", "d_v": "d_v", "d_model": "d_model", "tokens": "the number of tokens",
+               "n_keys": "the number of keys", "n_queries": "the number of queries", "d": "d",
+               "d_head": "d_head", "n_tokens": "n_tokens", "batch": "the batch size"}
+
+
+def _sizes(exercise: str, probe: dict) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for spec, value in zip(CONTRACTS.get(exercise, ()), probe["inputs"], strict=False):
+        if spec.startswith("=") and not np.shape(value):
+            sizes.setdefault(spec[1:], int(value))
+        elif spec == "int" and not np.shape(value):
+            sizes.setdefault("d_k", int(value))  # scaled_softmax(scores, d_k) and the like
+        elif spec not in ("float", "heads") and "<=" not in spec:
+            names = [n for n in spec.lstrip("~").split() if n != "..."]
+            shape = np.shape(value)[len(np.shape(value)) - len(names):] if len(np.shape(value)) >= len(names) else ()
+            for name, size in zip(names, shape, strict=False):
+                if not spec.startswith("~"):
+                    sizes.setdefault(name, int(size))
+    return sizes
+
+
+def _factor_names(c: float, sizes: dict[str, int]) -> list[str]:
+    names = []
+    for name, size in sizes.items():
+        if size <= 1:
+            continue
+        word = _SIZE_WORDS.get(name, name)
+        for value, text in ((size, word), (np.sqrt(size), f"sqrt({word})"), (1 / size, f"1/{word}"),
+                            (1 / np.sqrt(size), f"1/sqrt({word})")):
+            if abs(c - value) <= 1e-4 * abs(value):
+                names.append(f"{text} = {value:.4g}")
+    return names
+
+
+def _symptom(exercise: str, actual: np.ndarray, expected: np.ndarray, probe: dict, dtype) -> str:
+    """What is wrong with ``actual``, precisely, when no catalogued mistake explains it."""
+    if actual.shape != expected.shape:
+        if actual.ndim >= 2 and actual.shape == expected.shape[:-2] + expected.shape[-1:] + expected.shape[-2:-1]:
+            if close(np.swapaxes(actual, -1, -2), expected, dtype):
+                return f"the result is the transpose of the expected one (shape {actual.shape}, not {expected.shape})."
+        return _describe_difference(actual, expected)
+    if np.issubdtype(actual.dtype, np.floating) and not np.all(np.isfinite(actual)) and np.all(np.isfinite(expected)):
+        return "the result contains nan or inf although the expected one is finite: does a step overflow?"
+    if actual.ndim >= 2 and actual.shape[-1] == actual.shape[-2] and close(np.swapaxes(actual, -1, -2), expected, dtype):
+        return "the result is the transpose of the expected one."
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    if expected.ndim and np.allclose(e.sum(axis=-1), 1.0, 1e-6, 1e-6) and np.all(e >= 0):
+        sums = a.sum(axis=-1)
+        if not np.allclose(sums, 1.0, 1e-4, 1e-5):
+            columns = a.ndim >= 2 and np.allclose(a.sum(axis=-2), 1.0, 1e-4, 1e-5)
+            where = " (the columns do, instead of the rows)" if columns else ""
+            return (f"the weights of each query should sum to 1, but the row sums here range from "
+                    f"{np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}{where}.")
+    norm = float(np.sum(e * e))
+    if norm > 0 and np.all(np.isfinite(a)):
+        c = float(np.sum(a * e) / norm)
+        if abs(c - 1) > 1e-3 and np.allclose(a, c * e, 1e-5, 1e-7):
+            matches = _factor_names(c, _sizes(exercise, probe))
+            said = f" ({'; '.join(matches)})" if matches else ""
+            return f"every entry is {c:.4g} times the expected one{said}: a constant factor is off."
+    return _describe_difference(actual, expected)
+
+
+def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict], analyses: list[Callable],
+               dtypes: list, right: list[bool]) -> str:
+    """The failure message of a wrong answer, from the evidence of every probe."""
+    usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
+    named = _naming(_candidates([outcomes[i] for i in usable], [analyses[i]() for i in usable],
+                                [dtypes[i] for i in usable], [probes[i] for i in usable]),
+                    [outcomes[i] for i in usable])
+    wrong = next(i for i in usable if not right[i])
+    outcome = outcomes[wrong]
+    label = probes[wrong].get("label")
+    where = ""
+    if label:
+        good = [probes[i].get("label") or "the check's own input" for i in usable if right[i]]
+        where = (f"right on {', '.join(good)}, but wrong on {label}: " if good
+                 else f"on {label}: ")
+    precision = ""
+    if outcome["status"] == "ok" and np.issubdtype(outcome["value"].dtype, np.floating):
+        actual = outcome["value"]
+        if actual.dtype.itemsize < dtypes[wrong].itemsize:
+            expected = np.asarray(analyses[wrong]()["expected"])
+            if close(actual, expected, actual.dtype):
+                return (f"{where}{_name('lower_precision')} (your result is {actual.dtype}; this task is "
+                        f"judged in {dtypes[wrong]}).")
+            precision = f" (Your result is {actual.dtype}, computed in lower precision than the task's {dtypes[wrong]}.)"
+    if named:
+        return named + precision
+    if outcome["status"] == "raised":
+        return f"{where}your function raised {outcome['type']}: {outcome['message']}"
+    expected = np.asarray(analyses[wrong]()["expected"], dtype=np.float64)
+    return where + _symptom(exercise, outcome["value"], expected, probes[wrong], dtypes[wrong]) + precision
+
+
 def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
-    exercise, probe, options = call["exercise"], call["probes"][0], call["options"]
-    analysis = _lazy(key, exercise, probe)
-    actual = _value(meta, outcomes[0], analysis)
-    expected_error = analysis()["expected_error"]
+    exercise, probes, options = call["exercise"], call["probes"], call["options"]
+    analyses = [_lazy(key, exercise, probe) for probe in probes]
+    for outcome, analysis in zip(outcomes, analyses, strict=True):
+        problem = _failing_problem(meta, outcome, analysis)
+        if problem:
+            raise _Fail(problem)
+    expected_error = analyses[0]()["expected_error"]
     if expected_error:
         raise _Fail(f"the check's own input is invalid ({expected_error}); please report this.")
-    expected = np.asarray(analysis()["expected"], dtype=np.float64)
-    if np.issubdtype(actual.dtype, np.integer) and not meta.get("integers_ok") and not close(actual, expected):
-        raise _Fail(diagnose(actual, analysis()) or _name("integer_arithmetic"))
-    if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
-        raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
-    if options.get("dtype") and actual.dtype != np.dtype(options["dtype"]):
-        raise _Fail(diagnose(actual, analysis()) or f"expected a result of dtype {options['dtype']}, got "
-                    f"{actual.dtype}. {options.get('dtype_hint', '')}".rstrip())
-    # Judge at the precision of the learner's result or of the inputs, whichever is coarser.
-    dtypes = [actual.dtype] + [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray)]
-    floats = [d for d in dtypes if np.issubdtype(d, np.floating)]
-    coarsest = min(floats, key=lambda d: d.itemsize) if floats else np.dtype(np.float64)
-    if not close(actual, expected, coarsest):
-        raise _Fail(diagnose(actual, analysis()) or _describe_difference(actual, expected))
-    lines = [] if options.get("quiet") else [f"✓ {exercise}: correct for input {_describe_inputs(probe)}"]
+    right, dtypes = [], []
+    for index, (outcome, analysis, probe) in enumerate(zip(outcomes, analyses, probes, strict=True)):
+        value = outcome.get("value")
+        dtypes.append(task_dtype(probe, value.dtype if value is not None else None))
+        if index and analysis()["expected"] is None:
+            right.append(True)  # the reference itself cannot take this probe: it proves nothing
+            continue
+        expected = np.asarray(analysis()["expected"], dtype=np.float64)
+        right.append(outcome["status"] == "ok" and close_on(probe, value, expected, dtypes[-1]))
+    main = outcomes[0]
+    if main["status"] == "ok":
+        actual = main["value"]
+        if np.issubdtype(actual.dtype, np.integer) and not meta.get("integers_ok") and not right[0]:
+            raise _Fail(_naming(_candidates([main], [analyses[0]()], [dtypes[0]]), [main])
+                        or _name("integer_arithmetic"))
+        if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
+            raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
+        if options.get("dtype") and actual.dtype != np.dtype(options["dtype"]):
+            lower = (np.issubdtype(actual.dtype, np.floating) and actual.dtype.itemsize
+                     < np.dtype(options["dtype"]).itemsize)
+            expected = np.asarray(analyses[0]()["expected"], dtype=np.float64)
+            raise _Fail(_name("lower_precision") if lower and close(actual, expected, actual.dtype) else
+                        (_naming(_candidates([main], [analyses[0]()], [dtypes[0]]), [main])
+                         or f"expected a result of dtype {options['dtype']}, got {actual.dtype}. "
+                         f"{options.get('dtype_hint', '')}".rstrip()))
+    if not all(right):
+        raise _Fail(_diagnosis(exercise, meta, probes, outcomes, analyses, dtypes, right))
+    actual = main["value"]
+    more = [probe["label"] for probe in probes[1:] if probe.get("label")]
+    also = f" (and on {len(more)} more: {', '.join(more)})" if more else ""
+    lines = [] if options.get("quiet") else [f"✓ {exercise}: correct for input {_describe_inputs(probes[0])}{also}"]
     if options.get("expect") is not None:
         lines.append(expect_lines(actual, options["expect"], options.get("decimals", 4),
                                   options.get("what") or f"{exercise}'s result"))

@@ -27,6 +27,10 @@ class Exercise:
     uses: dict[str, Callable] = field(default_factory=dict)  # learner's earlier answers -> reference
     integers_ok: bool = False  # may the result be an integer array (exact integer answers)?
     returns_tuple: bool = False
+    # The shared mistakes (autograder.key.mistakes) are the reference with one shared step made
+    # wrong; an exercise whose reference does not take those steps (a library, a float64 wrapper)
+    # names here the NumPy function, made of the shared steps, to derive them from.
+    mistakes_from: Callable | None = None
 
     def replacements(self) -> dict[str, Callable]:
         """The ``uses`` references, wrapped to take and return this exercise's framework's type."""

@@ -96,7 +96,7 @@ EXERCISES = [
     ),
     Exercise(
         "scaled_softmax",
-        reference=_scaled_softmax_with(_sqrt_d_k),
+        reference=lambda scores, d_k: ref.scaled_softmax(scores, d_k),
         returns="an array of weights with the shape of the scores",
         mutants={
             "no_scaling": _scaled_softmax_with(lambda s, d_k: 1.0),
@@ -111,7 +111,7 @@ EXERCISES = [
     ),
     Exercise(
         "attention_for_query",
-        reference=_for_query(),
+        reference=lambda query, keys, values: ref.attention(ref.as_float(query)[None, :], keys, values)[0],
         returns="one attention vector, a 1-d array of length d_v",
         uses={
             "key_scores": lambda query, keys: ref.dot_scores(query, keys),
@@ -135,7 +135,7 @@ EXERCISES = [
     ),
     Exercise(
         "general_attention",
-        reference=_matrix(),
+        reference=lambda inputs, w_query, w_key, w_value: ref.self_attention(inputs, w_query, w_key, w_value),
         returns="a (tokens, d_v) array: one attention vector per word",
         uses={
             "project_qkv": _project,

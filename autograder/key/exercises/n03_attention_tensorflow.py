@@ -62,7 +62,10 @@ def _weights_float32(scores, d_k):
 
 
 _WEIGHT_MUTANTS = {
-    "integer_arithmetic": _weights_with(floor=True),
+    "integer_arithmetic": [  # scores / sqrt(d_k) floored (a cast back to int32), or scores // int(sqrt(d_k))
+        _weights_with(floor=True),
+        _weights_with(divisor=lambda s, d_k: float(int(_sqrt(d_k))), floor=True),
+    ],
     "no_scaling": _weights_with(divisor=lambda s, d_k: 1.0),
     "scale_by_d_k": _weights_with(divisor=lambda s, d_k: float(d_k)),
     "scale_by_sqrt_tokens": _weights_with(divisor=lambda s, d_k: math.sqrt(np.shape(s)[-1])),
@@ -93,7 +96,8 @@ def _attention_with(weights_of=_weights, scores_of=lambda q, k: q @ np.swapaxes(
 
 
 def _attention_mutants() -> dict:
-    mutants = {mistake: _attention_with(weights_of=weights) for mistake, weights in _WEIGHT_MUTANTS.items()}
+    mutants = {mistake: [_attention_with(weights_of=way) for way in (weights if isinstance(weights, list) else [weights])]
+               for mistake, weights in _WEIGHT_MUTANTS.items()}
     mutants.update({
         "keys_times_queries": _attention_with(scores_of=lambda q, k: k @ np.swapaxes(q, -1, -2)),
         "keys_without_transpose": _attention_with(scores_of=lambda q, k: q @ k),
@@ -122,14 +126,16 @@ EXERCISES = [
     ),
     Exercise(
         "attention_weights_tf",
-        reference=_in_float64(_weights),
+        reference=_in_float64(lambda scores, d_k: ref.scaled_softmax(scores, d_k)),
+        mistakes_from=lambda scores, d_k: ref.scaled_softmax(scores, d_k),
         framework="tensorflow",
         returns="a float32 (n_queries, n_keys) tensor of weights",
         mutants=_WEIGHT_MUTANTS,
     ),
     Exercise(
         "attention_tf",
-        reference=_in_float64(_attention_with()),
+        reference=_in_float64(lambda *args: ref.self_attention(*args)),
+        mistakes_from=lambda *args: ref.self_attention(*args),
         framework="tensorflow",
         returns="a float32 (tokens, d_v) tensor, one attention output per word",
         uses={"scores_tf": _scores, "attention_weights_tf": _weights_float32},
@@ -137,7 +143,8 @@ EXERCISES = [
     ),
     Exercise(
         "attention_numpy",
-        reference=_in_float64(_attention_with()),
+        reference=_in_float64(lambda *args: ref.self_attention(*args)),
+        mistakes_from=lambda *args: ref.self_attention(*args),
         framework="numpy",
         returns="a floating (tokens, d_v) NumPy array, one attention output per word",
         mutants=_attention_mutants(),

@@ -151,7 +151,9 @@ EXERCISES = [
     ),
     Exercise(
         "head_weights",
-        reference=_head_weights(),
+        reference=lambda inputs, w_query, w_key, n_heads: ref.attention_weights(
+            ref.split_heads(ref.as_float(inputs) @ ref.as_float(w_query), n_heads),
+            ref.split_heads(ref.as_float(inputs) @ ref.as_float(w_key), n_heads)),
         returns="an array of weights of shape (..., heads, tokens, tokens)",
         uses=_USES_SPLIT,
         mutants={
@@ -168,7 +170,8 @@ EXERCISES = [
     ),
     Exercise(
         "multi_head_attention",
-        reference=_multi_head(),
+        reference=lambda inputs, w_query, w_key, w_value, w_out, n_heads: ref.multi_head_attention(
+            inputs, ref.as_float(w_query), ref.as_float(w_key), ref.as_float(w_value), ref.as_float(w_out), n_heads),
         returns="an array of shape (..., tokens, d_out)",
         uses=_USES_ALL,
         mutants=_MHA_MUTANTS,
@@ -176,6 +179,7 @@ EXERCISES = [
     Exercise(
         "multi_head_attention_vs_torch",
         reference=_torch_reference,
+        mistakes_from=ref.multi_head_attention,
         returns="an array of shape (batch, tokens, d_model)",
         uses=_USES_ALL,
         mutants=_MHA_MUTANTS,
@@ -183,6 +187,7 @@ EXERCISES = [
     Exercise(
         "multi_head_attention_vs_keras",
         reference=_keras_reference,
+        mistakes_from=ref.multi_head_attention,
         returns="an array of shape (batch, tokens, d_model)",
         uses=_USES_ALL,
         mutants=_MHA_MUTANTS,

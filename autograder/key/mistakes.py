@@ -1,0 +1,185 @@
+"""Catalogued mistakes defined once, as wrong versions of the shared steps of :mod:`.reference`.
+
+A *transformation* replaces one step of the reference module (``softmax``, ``dot_products``,
+``key_scale``, ...) by a version with one mistake made. Running an exercise's reference while the
+step is replaced gives that mistake's result for the exercise: every exercise whose reference takes
+the step picks the mistake up, in every notebook, without listing it (a new notebook's exercises
+too, as long as their references call the shared steps through ``reference``). An exercise's own
+``mutants`` (in ``exercises/``) add the mistakes that are particular to it.
+
+The replacement is made in the module's namespace, for the duration of one call, under a lock: the
+grader computes analyses from several threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from . import reference as ref
+
+_LOCK = threading.RLock()
+
+
+def _naive_softmax(original):
+    def softmax(scores, axis=-1):
+        exps = np.exp(ref.as_float(scores))  # no max subtracted: inf, then nan, on large scores
+        return exps / exps.sum(axis=axis, keepdims=True)
+    return softmax
+
+
+def _softmax_other_axis(original):
+    def softmax(scores, axis=-1):
+        scores = ref.as_float(scores)
+        if scores.ndim < 2:
+            raise np.exceptions.AxisError("axis -2 is out of bounds for array of dimension 1")
+        return original(scores, axis=-2 if axis in (-1, scores.ndim - 1) else -1)
+    return softmax
+
+
+def _softmax_all_entries(original):
+    def softmax(scores, axis=-1):
+        scores = ref.as_float(scores)
+        return original(scores.reshape(-1), axis=-1).reshape(scores.shape)
+    return softmax
+
+
+def _keys_transpose_all_axes(original):
+    def dot_products(queries, keys):
+        return ref.as_float(queries) @ ref.as_float(keys).T
+    return dot_products
+
+
+def _transposed_output(original):
+    return lambda *args, **kwargs: np.swapaxes(original(*args, **kwargs), -1, -2)
+
+
+def _scale_twice(original):
+    return lambda scores, divisor: original(original(scores, divisor), divisor)
+
+
+def _scale_by_sqrt_keys(original):
+    # the number of keys is the scores' last axis
+    return lambda scores, divisor: original(scores, np.sqrt(np.shape(scores)[-1]))
+
+
+def _scale_by_sqrt_queries(original):
+    # "the number of tokens" read from the queries: the scores' second-to-last axis
+    return lambda scores, divisor: original(scores, np.sqrt(np.shape(scores)[-2]) if np.ndim(scores) > 1
+                                            else divisor)
+
+
+def _floored(original):
+    return lambda scores, divisor: np.floor(original(scores, divisor))
+
+
+def _sum_of_sums(original):
+    # q_i + k_j summed over the features, instead of q_i * k_j
+    return lambda q, k: (ref.as_float(q)[..., :, None, :] + ref.as_float(k)[..., None, :, :]).sum(-1)
+
+
+def _elementwise(original):
+    return lambda q, k: ref.as_float(q) * ref.as_float(k)
+
+
+def _row_products(original):
+    return lambda q, k: (ref.as_float(q) * ref.as_float(k)).sum(-1)
+
+
+def _permuted(order):
+    return lambda original: lambda x, *w: original(x, *(w[i] for i in order))
+
+
+def _padding_off_by_one(original):
+    return lambda lengths, n_tokens: original(np.asarray(lengths) + 1, n_tokens)
+
+
+def _padding_off_by_one_short(original):
+    return lambda lengths, n_tokens: original(np.asarray(lengths) - 1, n_tokens)
+
+
+# mistake id -> [(step of reference, replacement factory: the original step -> the wrong one), ...]
+TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
+    "softmax_wrong_axis": [("softmax", _softmax_other_axis)],
+    "softmax_over_all_entries": [("softmax", _softmax_all_entries)],
+    "softmax_no_max_subtraction": [("softmax", _naive_softmax)],
+    "normalise_by_sum": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s)
+                          / ref.as_float(s).sum(axis=axis, keepdims=True))],
+    "no_softmax": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s))],
+    "no_scaling": [("divide_scores", lambda original: lambda scores, divisor: ref.as_float(scores))],
+    "scale_applied_twice": [("divide_scores", _scale_twice)],
+    "scale_by_d_k": [("key_scale", lambda original: lambda d_k, dtype=np.float64: np.asarray(d_k, dtype))],
+    "scale_by_sqrt_tokens": [("divide_scores", _scale_by_sqrt_keys), ("divide_scores", _scale_by_sqrt_queries)],
+    "scale_by_sqrt_d_model": [("self_attention_scale", lambda original: lambda inputs, keys: key_scale_of(inputs))],
+    "integer_arithmetic": [("divide_scores", _floored)],
+    "sum_instead_of_dot": [("dot_products", _elementwise), ("dot_products", _row_products),
+                           ("dot_products", _sum_of_sums)],
+    "keys_without_transpose": [("dot_products", lambda original: lambda q, k: ref.as_float(q)
+                                @ ref.as_float(k))],
+    "keys_transpose_all_axes": [("dot_products", _keys_transpose_all_axes)],
+    "keys_times_queries": [("dot_products", _transposed_output)],
+    "weights_transposed": [("weighted_values", lambda original: lambda w, v: original(
+        np.swapaxes(ref.as_float(w), -1, -2), v))],
+    "returns_weights": [("weighted_values", lambda original: lambda w, v: ref.as_float(w))],
+    "mask_wrong_sign": [("apply_mask", lambda original: lambda s, mask=None: original(
+        s, None if mask is None else ~np.asarray(mask, dtype=bool)))],
+    "mask_with_zero": [("apply_mask", lambda original: lambda s, mask=None: ref.as_float(s) if mask is None
+                        else np.where(np.asarray(mask, dtype=bool), ref.as_float(s), 0.0))],
+    "causal_mask_off_by_one": [("causal_mask", lambda original: lambda n: np.tril(
+        np.ones((n, n), dtype=bool), k=-1))],
+    "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T)],
+    "padding_mask_off_by_one": [("padding_mask", _padding_off_by_one),
+                                ("padding_mask", _padding_off_by_one_short)],
+    # any two of W_Q, W_K, W_V swapped (the keys and values, the queries and keys, ...), or rotated
+    "mixed_up_projections": [("project", _permuted(order))
+                             for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1))],
+    "projection_order": [("project", lambda original: lambda x, wq, wk, wv: original(
+        x, *(np.swapaxes(ref.as_float(w), -1, -2) for w in (wq, wk, wv))))],
+    "heads_reshape_without_transpose": [
+        ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(
+            *np.shape(x)[:-2], n, np.shape(x)[-2], np.shape(x)[-1] // n)),
+        ("combine_heads", lambda original: lambda x: np.asarray(x).reshape(
+            *np.shape(x)[:-3], np.shape(x)[-2], np.shape(x)[-3] * np.shape(x)[-1])),
+    ],
+    "missing_output_projection": [],  # per exercise: the projection is not a shared step
+}
+
+
+def key_scale_of(inputs):
+    inputs = ref.as_float(inputs)
+    return ref.key_scale(inputs.shape[-1], inputs.dtype)
+
+
+@contextlib.contextmanager
+def replaced(step: str, factory: Callable):
+    """``reference.<step>`` replaced by ``factory(original)`` while the block runs."""
+    with _LOCK:
+        original = getattr(ref, step)
+        setattr(ref, step, factory(original))
+        try:
+            yield
+        finally:
+            setattr(ref, step, original)
+
+
+def transformed(function: Callable, step: str, factory: Callable) -> Callable:
+    """``function`` (an exercise's reference) computed with one step of the reference replaced."""
+
+    def mutant(*args, **kwargs):
+        with replaced(step, factory):
+            return function(*args, **kwargs)
+
+    return mutant
+
+
+def shared_mutants(reference: Callable) -> dict[str, list[Callable]]:
+    """Every catalogued transformation applied to ``reference``: mistake id -> its mutants.
+
+    A transformation of a step the reference does not take gives the reference's own result; the
+    caller drops mutants whose results equal the expected one.
+    """
+    return {mistake: [transformed(reference, step, factory) for step, factory in ways]
+            for mistake, ways in TRANSFORMATIONS.items() if ways}

@@ -1,0 +1,232 @@
+"""What each graded function may be given, as its exercise states it, and the evidence probes.
+
+A *contract* lists, per positional argument, what the exercise text allows:
+
+- ``"... n_queries d_k"``: an array with any number of leading batch axes (``...``, the same for
+  every argument of the call that has them) and named axes; an axis name stands for one size in
+  the whole call (``d_k`` of the queries is ``d_k`` of the keys);
+- ``"~... n_queries n_keys"``: an array broadcastable to that shape (a mask);
+- ``"batch <=n_tokens"``: an integer array of shape (batch,) with values from 0 to ``n_tokens``;
+- ``"=n_tokens"``: an integer equal to the size ``n_tokens``;
+- ``"int"``, ``"float"``, ``"heads"``: a number (``heads`` must divide the widths it splits, so a
+  call with one is never given other sizes).
+
+Contracts describe the exercises' signatures, never their answers. They serve twice: a test checks
+that every hidden call of the notebooks keeps to them, and :func:`evidence_probes` derives from a
+check's input further inputs that tell mistakes apart: other values of the same shapes (no
+symmetry left), other sizes (non-square, d_v != d_k, a d_k that is not the seed's), and large
+values (scores in the thousands). A function is right only if it is right on all of them.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+CONTRACTS: dict[str, tuple[str, ...]] = {
+    # 01
+    "scores_for_query": ("d", "tokens d"),
+    "softmax_stable": ("... n_keys",),
+    "context_vector": ("tokens", "tokens d"),
+    "self_attention_no_weights": ("tokens d",),
+    # 02
+    "project_qkv": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_k"),
+    "key_scores": ("d_k", "tokens d_k"),
+    "scaled_softmax": ("... n_keys", "int"),
+    "attention_for_query": ("d_k", "tokens d_k", "tokens d_v"),
+    "general_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_k"),  # via project_qkv
+    # 03
+    "scores_tf": ("n_queries d_k", "n_keys d_k"),
+    "attention_weights_tf": ("n_queries n_keys", "int"),
+    "attention_tf": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    "attention_numpy": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    # 04
+    "scaled_scores": ("n_queries d_k", "n_keys d_k"),
+    "scaled_self_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    "score_variance": ("n_queries d_k", "n_keys d_k"),
+    "attention_entropy": ("... n_keys",),
+    "softmax_jacobian": ("n_keys",),
+    # 05
+    "attention_row": ("d_k", "tokens d_k", "tokens d_v", "float"),
+    "batched_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v"),
+    "causal_mask": ("=n_tokens",),
+    "masked_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v", "~... n_queries n_keys"),
+    "padding_mask": ("batch <=n_tokens", "=n_tokens"),
+    # 06
+    "split_heads": ("... tokens d_model", "heads"),
+    "combine_heads": ("... heads tokens d_head",),
+    "head_weights": ("... tokens d_model", "d_model d_k", "d_model d_k", "heads"),
+    "multi_head_attention": ("... tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v", "d_v d_out",
+                             "heads"),
+    "multi_head_attention_vs_torch": ("batch tokens d_model", "d_model d_model", "d_model d_model",
+                                      "d_model d_model", "d_model d_model", "heads"),
+    "multi_head_attention_vs_keras": ("batch tokens d_model", "d_model d_model", "d_model d_model",
+                                      "d_model d_model", "d_model d_model", "heads"),
+}
+
+# Exercises that compare with a library computing in float32 (PyTorch, Keras): two float32
+# computations differ by about the tolerance on arbitrary values, so they are judged on the inputs
+# their notebook chose, and their mistakes are told by the NumPy exercise they mirror.
+NO_EVIDENCE = {"multi_head_attention_vs_torch", "multi_head_attention_vs_keras"}
+
+_SCALARS = ("int", "float", "heads")
+# Sizes for the "other sizes" probe: all different from each other and from the check's own.
+_SIZES = (5, 3, 4, 2, 6, 7, 8, 9)
+
+
+def _parse(spec: str) -> tuple[bool, bool, list[str]]:
+    """(broadcastable, has leading batch axes, axis names) of an array spec."""
+    broadcastable = spec.startswith("~")
+    names = spec.lstrip("~").split()
+    batched = bool(names) and names[0] == "..."
+    return broadcastable, batched, names[1:] if batched else names
+
+
+def violations(exercise: str, inputs: list) -> list[str]:
+    """How a call's positional inputs break the exercise's contract (empty when they keep to it)."""
+    contract = CONTRACTS.get(exercise)
+    if contract is None:
+        return [f"no contract for {exercise!r}"]
+    if len(inputs) != len(contract):
+        return [f"{len(inputs)} inputs, the exercise takes {len(contract)}"]
+    sizes: dict[str, int] = {}
+    batches: set[tuple[int, ...]] = set()
+    masks: list[tuple[int, ...]] = []
+    bounds: list[tuple[str, np.ndarray, str]] = []
+    problems = []
+
+    def bind(name, size, where):
+        if sizes.setdefault(name, size) != size:
+            problems.append(f"{where}: {name} is {size} here but {sizes[name]} elsewhere")
+
+    for position, (spec, value) in enumerate(zip(contract, inputs, strict=True)):
+        where = f"input {position}"
+        shape = np.shape(value)
+        if spec in _SCALARS or spec.startswith("="):
+            if shape:
+                problems.append(f"{where}: expected a number, got shape {shape}")
+            elif spec.startswith("="):
+                bind(spec[1:], int(value), where)
+        elif "<=" in spec:
+            axis, bound = spec.split("<=")
+            if len(shape) != 1:
+                problems.append(f"{where}: expected one axis, got shape {shape}")
+            else:
+                bind(axis.strip(), shape[0], where)
+                bounds.append((bound, np.asarray(value), where))
+        else:
+            broadcastable, batched, names = _parse(spec)
+            if len(shape) < len(names) or (not batched and len(shape) != len(names)):
+                problems.append(f"{where}: shape {shape} does not fit ({spec})")
+                continue
+            core = shape[len(shape) - len(names):]
+            for name, size in zip(names, core, strict=True):
+                if not (broadcastable and size == 1):
+                    bind(name, size, where)
+            if batched and broadcastable:
+                masks.append(shape[:len(shape) - len(names)])
+            elif batched:
+                batches.add(shape[:len(shape) - len(names)])
+    if len(batches) > 1:
+        problems.append(f"the batch axes differ between inputs: {sorted(batches)}")
+    for batch in batches:
+        for leading in masks:
+            try:
+                fits = np.broadcast_shapes(leading, batch) == batch
+            except ValueError:
+                fits = False
+            if not fits:
+                problems.append(f"the mask's batch axes {leading} do not broadcast to {batch}")
+    for bound, value, where in bounds:
+        if bound in sizes and value.size and (value.min() < 0 or value.max() > sizes[bound]):
+            problems.append(f"{where}: values must lie in 0..{bound}")
+    return problems
+
+
+def _rng(exercise: str, inputs: list, salt: str) -> np.random.Generator:
+    shapes = [np.shape(v) if isinstance(v, np.ndarray) else repr(v) for v in inputs]
+    return np.random.default_rng(zlib.crc32(f"{exercise}|{shapes}|{salt}".encode()))
+
+
+def _fresh(value: np.ndarray, shape: tuple, rng: np.random.Generator) -> np.ndarray:
+    """New values of ``value``'s dtype and the given shape."""
+    if value.dtype == bool:
+        mask = rng.random(shape) < 0.7
+        if mask.ndim:
+            mask[..., 0] = True  # every query keeps a key
+        return mask
+    if np.issubdtype(value.dtype, np.integer):
+        return rng.integers(-3, 4, size=shape).astype(value.dtype)
+    return rng.normal(size=shape).astype(value.dtype)
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, np.ndarray) and value.dtype != bool and value.ndim > 0
+
+
+def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
+    """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
+    contract = CONTRACTS.get(exercise)
+    if contract is None or exercise in NO_EVIDENCE or violations(exercise, inputs):
+        return []
+    probes = []
+    specs = list(zip(contract, inputs, strict=True))
+    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec]
+    if numeric:
+        rng = _rng(exercise, inputs, "values")
+        values = [_fresh(v, v.shape, rng) if i in numeric else v for i, v in enumerate(inputs)]
+        probes.append({"inputs": values, "kwargs": kwargs, "label": "other values of the same shapes"})
+        factor = {1: 1000.0, 2: 40.0, 3: 12.0}.get(len(numeric), 8.0)
+        large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
+        probes.append({"inputs": large, "kwargs": kwargs, "label": "large values (scores in the thousands)",
+                       "loose": True})
+    if not any(spec == "heads" for spec in contract):
+        reshaped = _other_sizes(exercise, specs)
+        if reshaped is not None:
+            probes.append({"inputs": reshaped[0], "kwargs": kwargs, "label": reshaped[1]})
+    return probes
+
+
+def _other_sizes(exercise: str, specs: list) -> tuple[list, str] | None:
+    """Inputs of the same kinds with every named size changed, all sizes different from each other."""
+    original: dict[str, int] = {}
+    order: list[str] = []
+    for spec, value in specs:
+        if spec in _SCALARS:
+            continue
+        if spec.startswith("="):
+            names, core = [spec[1:]], [int(value)]
+        elif "<=" in spec:
+            names, core = [spec.split()[0]], [np.shape(value)[0]]
+        else:
+            _, _, names = _parse(spec)
+            core = list(np.shape(value)[len(np.shape(value)) - len(names):])
+        for name, size in zip(names, core, strict=True):
+            if name not in original:
+                order.append(name)
+            original.setdefault(name, size)
+    if not order:
+        return None
+    sizes: dict[str, int] = {}
+    for name in order:
+        sizes[name] = next(s for s in _SIZES if s not in sizes.values() and s != original[name])
+    rng = _rng(exercise, [v for _, v in specs], "sizes")
+    inputs = []
+    for spec, value in specs:
+        if spec in _SCALARS:
+            inputs.append(value)
+        elif spec.startswith("="):
+            inputs.append(type(value)(sizes[spec[1:]]))
+        elif "<=" in spec:
+            axis, bound = spec.split("<=")
+            inputs.append(rng.integers(1, sizes[bound] + 1, size=sizes[axis.split()[0]]).astype(value.dtype))
+        else:
+            broadcastable, _, names = _parse(spec)
+            shape = np.shape(value)
+            lead, core = shape[:len(shape) - len(names)], shape[len(shape) - len(names):]
+            new = tuple(1 if broadcastable and size == 1 else sizes[name]
+                        for name, size in zip(names, core, strict=True))
+            inputs.append(_fresh(np.asarray(value), lead + new, rng))
+    described = ", ".join(f"{name}={sizes[name]}" for name in order)
+    return inputs, f"other sizes ({described})"

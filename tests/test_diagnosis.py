@@ -1,0 +1,212 @@
+"""Diagnosis from evidence (issue 11): contracts, evidence probes, shared mistakes, precision.
+
+Each test builds a learner-style function, runs it through the same ``check`` the notebooks use (in
+a clone, inputs that no notebook stores are judged with the grading side's key) and looks at the
+verdict: which mistake is named, or which symptom is described.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import REPO
+
+from attention_course import checks
+from attention_course.contracts import CONTRACTS, evidence_probes, violations
+from attention_course.convert import decode
+from attention_course.mistakes import CATALOGUE
+from autograder.key import mutant_outputs
+from autograder.key import reference as ref
+from autograder.key.exercises import Exercise, all_exercises
+
+RNG = np.random.default_rng(11)
+PLANS = sorted((REPO / "autograder" / "key" / "plans").glob("*.json"))
+
+
+def _calls():
+    for path in PLANS:
+        for cell, calls in decode(json.loads(path.read_text(encoding="utf-8")))["plan"].items():
+            for call in calls:
+                yield path.stem, cell, call
+
+
+def _failure(exercise, function, *inputs, **kwargs) -> str:
+    with pytest.raises(checks.CheckFailed) as failure:
+        checks.check(exercise, function, *inputs, quiet=True, **kwargs)
+    return str(failure.value)
+
+
+# --- part 5: every call keeps to the exercise's stated contract --------------------------------
+
+
+def test_every_graded_exercise_has_a_contract():
+    exercises = {call["exercise"] for _, _, call in _calls()}
+    assert exercises and exercises <= set(CONTRACTS), exercises - set(CONTRACTS)
+
+
+def test_every_hidden_and_visible_call_keeps_to_the_contract():
+    broken = [f"{name} {cell} {call['kind']} {call['exercise']}: {problem}"
+              for name, cell, call in _calls() for probe in call["probes"]
+              for problem in violations(call["exercise"], probe["inputs"])]
+    assert not broken, "\n".join(broken)
+
+
+def test_the_contract_rejects_unbatched_values_with_batched_queries():
+    queries, keys = RNG.normal(size=(2, 5, 4)), RNG.normal(size=(2, 5, 4))
+    assert violations("batched_attention", [queries, keys, np.eye(5)])
+    assert not violations("batched_attention", [queries, keys, np.broadcast_to(np.eye(5), (2, 5, 5))])
+    mask = np.ones((5, 5), dtype=bool)
+    assert not violations("masked_attention", [queries, keys, RNG.normal(size=(2, 5, 3)), mask])
+    assert violations("masked_attention", [queries, keys, RNG.normal(size=(2, 5, 3)), np.ones((3, 5, 5), bool)])
+
+
+def test_evidence_probes_keep_to_the_contract_and_vary_what_they_say():
+    queries, keys, values = RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4))
+    probes = evidence_probes("batched_attention", [queries, keys, values], {})
+    labels = [probe["label"] for probe in probes]
+    assert labels[0] == "other values of the same shapes" and labels[1].startswith("large values")
+    sizes = probes[2]
+    assert sizes["label"].startswith("other sizes")
+    q, k, v = sizes["inputs"]
+    assert q.shape[-2] != k.shape[-2] and k.shape[-1] != v.shape[-1] and k.shape[-1] != 4
+    for probe in probes:
+        assert not violations("batched_attention", probe["inputs"])
+    assert np.abs(probes[1]["inputs"][0]).max() > 10 * np.abs(probes[0]["inputs"][0]).max()
+    again = evidence_probes("batched_attention", [queries, keys, values], {})
+    for a, b in zip(probes, again, strict=True):  # deterministic: the stored key finds them
+        for x, y in zip(a["inputs"], b["inputs"], strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+# --- part 1: mistakes defined once ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("exercise,mistake", [
+    ("scaled_self_attention", "weights_transposed"),  # listed by no exercise of notebook 04
+    ("multi_head_attention", "weights_transposed"),
+    ("softmax_stable", "softmax_over_all_entries"),  # notebook 01 lists it nowhere
+    ("attention_weights_tf", "softmax_over_all_entries"),
+    ("general_attention", "scale_applied_twice"),
+    ("masked_attention", "keys_times_queries"),
+])
+def test_shared_mistakes_reach_exercises_that_do_not_list_them(exercise, mistake):
+    assert mistake not in all_exercises()[exercise].mutants
+    probes = evidence_probes(exercise, _inputs_of(exercise), {})
+    probe = probes[-1] if probes[-1]["label"].startswith("other sizes") else probes[0]
+    assert mistake in {row["mistake"] for row in mutant_outputs(exercise, probe)}
+
+
+def test_a_new_exercise_picks_up_the_shared_mistakes_without_listing_any():
+    registry = all_exercises()
+    registry["_cross_attention_demo"] = Exercise(
+        "_cross_attention_demo", reference=lambda q, kv: ref.attention(q, kv, kv))
+    try:
+        probe = {"inputs": [RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4))], "kwargs": {}}
+        found = {row["mistake"] for row in mutant_outputs("_cross_attention_demo", probe)}
+    finally:
+        del registry["_cross_attention_demo"]
+    assert {"softmax_wrong_axis", "no_scaling", "keys_times_queries", "weights_transposed",
+            "scale_applied_twice", "softmax_over_all_entries"} <= found
+
+
+def _inputs_of(exercise):
+    """The inputs of the exercise's visible check with the most axes (a 2-d softmax, not a 1-d one)."""
+    visible = [call["probes"][0]["inputs"] for _, _, call in _calls()
+               if call["exercise"] == exercise and call["kind"] == "check" and not call["hidden"]]
+    return max(visible, key=lambda inputs: np.ndim(inputs[0]))
+
+
+# --- part 2: name only what the evidence supports; otherwise the symptom -----------------------
+
+
+def test_scaling_twice_is_not_told_it_divided_by_d_k_alone():
+    def scaled_softmax(scores, d_k):
+        scaled = scores / np.sqrt(d_k)
+        return ref.softmax(scaled / np.sqrt(d_k))
+
+    message = _failure("scaled_softmax", scaled_softmax, RNG.normal(size=(3, 4)), 5)
+    assert CATALOGUE["scale_applied_twice"].title in message
+    assert CATALOGUE["scale_by_d_k"].title in message  # the same numbers: both are said
+
+
+def test_symmetric_scores_cannot_tell_transposed_weights_from_the_wrong_axis():
+    import torch
+
+    def self_attention_no_weights(inputs):
+        return torch.softmax(inputs @ inputs.T, dim=-1).T @ inputs
+
+    message = _failure("self_attention_no_weights", self_attention_no_weights,
+                       RNG.normal(size=(4, 3)).astype(np.float32))
+    assert CATALOGUE["weights_transposed"].title in message
+    assert CATALOGUE["softmax_wrong_axis"].title in message
+
+
+def test_transposed_weights_are_named_alone_where_the_probes_tell_them_apart():
+    def batched_attention(queries, keys, values, scale=True):
+        weights = ref.softmax(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1]))
+        return np.swapaxes(weights, -1, -2) @ values
+
+    q, k, v = (RNG.normal(size=(4, 4)) for _ in range(3))
+    message = _failure("batched_attention", batched_attention, q, k, v)
+    assert CATALOGUE["weights_transposed"].title in message
+    assert CATALOGUE["softmax_wrong_axis"].title not in message
+
+
+def test_an_uncatalogued_constant_factor_is_measured_and_matched():
+    def scaled_scores(queries, keys):
+        return queries @ keys.T / keys.shape[-1] ** 1.5  # d_k * sqrt(d_k): no catalogued mistake
+
+    message = _failure("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
+    assert "times the expected one" in message and "1/d_k" in message
+    assert not any(m.title in message for m in CATALOGUE.values())
+
+
+def test_a_function_right_for_square_inputs_only_is_told_so():
+    def scaled_scores(queries, keys):
+        return queries @ keys / np.sqrt(keys.shape[-1]) if keys.shape[0] == keys.shape[1] else \
+            queries @ keys.T / np.sqrt(keys.shape[-1])
+
+    def odd(queries, keys):  # right unless the shapes differ; wrong in an uncatalogued way then
+        right = queries @ keys.T / np.sqrt(keys.shape[-1])
+        return right if queries.shape == keys.shape and queries.shape[0] == queries.shape[1] else right + 1
+
+    square = RNG.normal(size=(4, 4))
+    message = _failure("scaled_scores", odd, square, RNG.normal(size=(4, 4)))
+    assert "but wrong on other sizes" in message
+    assert not any(m.title in message for m in CATALOGUE.values())
+
+
+def test_an_unknown_mistake_is_never_given_a_catalogued_name():
+    def attention_for_query(query, keys, values):  # softmax of the squared scores: in no catalogue
+        scores = (keys @ query) ** 2
+        weights = np.exp(scores - scores.max())
+        return weights / weights.sum() @ values
+
+    message = _failure("attention_for_query", attention_for_query, RNG.normal(size=3), RNG.normal(size=(4, 3)),
+                       RNG.normal(size=(4, 2)))
+    assert not any(m.title in message for m in CATALOGUE.values()), message
+
+
+# --- part 3: the task sets the precision --------------------------------------------------------
+
+
+def test_a_float16_answer_fails_a_float32_check_and_is_told_why():
+    import torch
+
+    def softmax_stable(scores):
+        return torch.softmax(scores.half(), dim=-1)
+
+    scores = RNG.normal(size=(3, 5)).astype(np.float32)
+    message = _failure("softmax_stable", softmax_stable, scores)
+    assert CATALOGUE["lower_precision"].title in message and "float16" in message
+
+
+def test_a_float32_answer_to_float64_inputs_is_still_accepted(capsys):
+    def scaled_scores(queries, keys):
+        q, k = queries.astype(np.float32), keys.astype(np.float32)
+        return q @ k.T / np.float32(np.sqrt(k.shape[-1]))
+
+    checks.check("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
+    assert "✓" in capsys.readouterr().out
