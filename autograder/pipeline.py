@@ -115,8 +115,6 @@ def source_digest(name: str) -> str:
 
 def stored_plan(name: str) -> dict | None:
     """The plan the build stored for a source notebook (autograder/key/plans/), if it is current."""
-    from .key import meta
-
     path = REPO / "autograder" / "key" / "plans" / f"{name}.json"
     if not path.is_file():
         return None
@@ -125,9 +123,16 @@ def stored_plan(name: str) -> dict | None:
         return None  # solutions/ changed since the build: record it again
     plan = decode(stored["plan"])
     for calls in plan.values():
-        for call in calls:
-            call["meta"] = meta(call["exercise"])
+        _attach_meta(calls)
     return plan
+
+
+def _attach_meta(calls: list[dict]) -> None:
+    """Give each call its exercise's metadata from the key (stored plans leave it out)."""
+    from .key import meta
+
+    for call in calls:
+        call["meta"] = meta(call["exercise"])
 
 
 def record_job(source: nbformat.NotebookNode, limits: dict) -> dict:
@@ -136,8 +141,6 @@ def record_job(source: nbformat.NotebookNode, limits: dict) -> dict:
 
 def plan_from_records(source: nbformat.NotebookNode, result: dict) -> dict:
     """{grade_id: [calls, each with the exercise's meta]} from a record run of the source notebook."""
-    from .key import meta
-
     failed = [f"cell {i}: {c['error']}" for i, c in result["cells"].items() if c.get("error")]
     if result.get("status") != "finished" or failed or result.get("errors"):
         raise RuntimeError(f"the source notebook did not run cleanly: {result.get('reason', '')} "
@@ -147,8 +150,9 @@ def plan_from_records(source: nbformat.NotebookNode, result: dict) -> dict:
     for record in result["records"]:
         call = decode(record["call"])
         call["hidden"] = record["hidden"]
-        call["meta"] = meta(call["exercise"])
         plan.setdefault(grade_ids[int(record["index"])], []).append(call)
+    for calls in plan.values():
+        _attach_meta(calls)
     return plan
 
 
@@ -204,6 +208,7 @@ class Grader:
         self._exporter = None  # one feedback exporter for the run: shared cells render once
         self._pool: queue.Queue[Zygote] = queue.Queue()  # warm workers between batches of jobs
         self._starting: list[threading.Thread] = []
+        self._source_bytes: dict[str, bytes] = {}
 
     # -- set-up ------------------------------------------------------------------------------------
 
@@ -413,7 +418,9 @@ class Grader:
 
     def _fingerprint(self, data: bytes, assignment: str) -> str:
         """What a result depends on: the submission, the source notebook, the key and the limits."""
-        return _digest(data, (SOLUTIONS / f"{assignment}.ipynb").read_bytes(), self.key_version.encode(),
+        if assignment not in self._source_bytes:  # read once a run, not once a submission
+            self._source_bytes[assignment] = (SOLUTIONS / f"{assignment}.ipynb").read_bytes()
+        return _digest(data, self._source_bytes[assignment], self.key_version.encode(),
                        json.dumps(self.limits, sort_keys=True).encode())
 
     def _unchanged(self, student: str, assignment: str, fingerprint: str, previous: dict) -> bool:
