@@ -38,13 +38,27 @@ class HideHiddenTests(ClearHiddenTests):
         return cell, resources
 
 
+class _RememberedHighlight:
+    """Pygments' highlighting of a cell's source, done once per source (the code of the course's
+    cells is the same for every student; highlighting is a pure function of the source)."""
+
+    def __init__(self, highlight: Highlight2HTML):
+        self.highlight, self.done = highlight, {}
+
+    def __call__(self, source, language=None, metadata=None):
+        key = (source, language, (metadata or {}).get("magics_language"))
+        if key not in self.done:
+            self.done[key] = self.highlight(source, language=language, metadata=metadata)
+        return self.done[key]
+
+
 class FeedbackExporter(HTMLExporter):
     """nbconvert's HTML exporter, made fast for a class: what every student shares renders once.
 
     Most of a feedback page is cells every student has alike (the notebook's text, locked cells), and
-    rendering them (Markdown, then bleach's sanitiser) is most of the exporter's time. Both are pure
-    functions of their input, so their results are remembered for the exporter's lifetime; the page
-    is the same as :class:`HTMLExporter` makes.
+    rendering them (Markdown, then bleach's sanitiser, and Pygments for the code) is most of the
+    exporter's time. All are pure functions of their input, so their results are remembered for the
+    exporter's lifetime; the page is the same as :class:`HTMLExporter` makes.
     """
 
     def __init__(self, **kwargs):
@@ -75,7 +89,7 @@ class FeedbackExporter(HTMLExporter):
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name", None))
         if self._highlight is None or self._highlight[0] != lexer:
-            self._highlight = (lexer, Highlight2HTML(pygments_lexer=lexer, parent=self))
+            self._highlight = (lexer, _RememberedHighlight(Highlight2HTML(pygments_lexer=lexer, parent=self)))
         resources = self._init_resources(resources)
         self.register_filter("highlight_code", self._highlight[1])
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(

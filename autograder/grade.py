@@ -2,7 +2,7 @@
 
     python3 tasks.py grade SUBMISSIONS [--out DIR] [--db URL] [--workers N] [--scheduler tcp://HOST:8786]
                                        [--student S ...] [--assignment A ...] [--force] [--memory GIB]
-                                       [--cell-timeout S] [--notebook-timeout S]
+                                       [--cell-timeout S] [--notebook-timeout S] [--all-cells]
 
 SUBMISSIONS is a folder in nbgrader's layout ``<student>/<assignment>/<notebook>.ipynb``, or a zip
 of one, or an LMS download zip whose files are named ``<student>_..._<assignment>.ipynb``.
@@ -15,6 +15,11 @@ submissions and ``solutions/`` are only read. See :mod:`autograder.pipeline` for
 Grading the same class again regrades only the submissions whose content changed (or the ones
 named with ``--student``/``--assignment``, with ``--force``); an interrupted run keeps every result
 it finished. Bad input never stops the run: one line per submission says what happened.
+
+Only the cells a grade depends on run: the learner's own cells and the course's cells whose names
+their code uses (see :mod:`autograder.slicing`); a demonstration that trains a model for a plot
+does not. ``--all-cells`` runs every cell, as ``nbgrader autograde`` does, so that the autograded
+notebooks show every output; scores are the same either way.
 """
 
 from __future__ import annotations
@@ -43,12 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-timeout", type=int, default=30, help="seconds one cell may run (default 30)")
     parser.add_argument("--notebook-timeout", type=int, default=600,
                         help="seconds one whole notebook may take (default 600)")
+    parser.add_argument("--all-cells", action="store_true", help="run every cell, not only those a grade "
+                        "depends on (slower; the autograded notebooks then show every output)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, no table")
     args = parser.parse_args(argv)
     try:
         results = grade(args.submissions, args.out, args.db, args.cell_timeout, args.notebook_timeout,
                         progress=not args.quiet, workers=args.workers, scheduler=args.scheduler,
-                        memory_gib=args.memory, force=args.force,
+                        memory_gib=args.memory, force=args.force, all_cells=args.all_cells,
                         students=set(args.student) if args.student else None,
                         only=set(args.assignment) if args.assignment else None)
     except KeyboardInterrupt:

@@ -37,7 +37,7 @@ from tqdm import tqdm
 from attention_course.convert import decode, encode
 from attention_course.verdict import judge
 
-from . import REPO, SOLUTIONS
+from . import NOTEBOOKS, REPO, SOLUTIONS
 from . import notebooks as nbio
 from .course import assignments, make_course, nbgrader
 from .intake import (
@@ -50,6 +50,7 @@ from .intake import (
     validate,
     write_csv,
 )
+from .slicing import needed_cells
 from .workers import WorkerDied, Zygote, dask_task, run_job
 
 COURSE_ID = "attention-from-scratch"
@@ -93,7 +94,10 @@ def open_gradebook(db_url: str) -> None:
 
 
 def cells_of(nb: nbformat.NotebookNode, plan: dict | None = None) -> list[dict]:
-    """The job's cells: code cells to run and test cells (probed when ``plan`` is given)."""
+    """The job's cells: code cells to run and test cells (probed when ``plan`` is given).
+
+    ``plan`` is {grade_id: calls}, the calls already encoded (see :meth:`Grader.encoded_plan`).
+    """
     cells = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -101,10 +105,10 @@ def cells_of(nb: nbformat.NotebookNode, plan: dict | None = None) -> list[dict]:
         meta = cell.metadata.get("nbgrader", {})
         is_test = bool(meta.get("grade")) and not meta.get("solution")
         entry = {"index": index, "kind": "test" if is_test else "code", "source": cell.source,
-                 "grade_id": meta.get("grade_id")}
+                 "grade_id": meta.get("grade_id"), "solution": bool(meta.get("solution"))}
         if is_test and plan is not None:
             entry["source"] = ""  # the test code never runs where submitted code runs
-            entry["calls"] = encode(plan.get(meta["grade_id"], []))
+            entry["calls"] = plan.get(meta["grade_id"], [])
         cells.append(entry)
     return cells
 
@@ -135,8 +139,13 @@ def _attach_meta(calls: list[dict]) -> None:
         call["meta"] = meta(call["exercise"])
 
 
-def record_job(source: nbformat.NotebookNode, limits: dict) -> dict:
-    return {"mode": "record", "cells": cells_of(source), "limits": limits, "isolate": True}
+def record_job(source: nbformat.NotebookNode, limits: dict, all_cells: bool = False) -> dict:
+    """The job that runs a source notebook to learn its test cells' inputs; the cells neither a test
+    cell nor a solution needs (a demonstration's training run) are passed over unless ``all_cells``."""
+    cells = cells_of(source)
+    needed = None if all_cells else needed_cells(cells, set(), {c["source"] for c in cells}, record=True)
+    unneeded = [] if needed is None else [c["index"] for c in cells if c["index"] not in needed]
+    return {"mode": "record", "cells": cells, "limits": limits, "isolate": True, "unneeded": unneeded}
 
 
 def plan_from_records(source: nbformat.NotebookNode, result: dict) -> dict:
@@ -187,7 +196,7 @@ def verdict_outputs(calls: list[dict], outcomes: dict, key) -> tuple[list[dict],
 
 class Grader:
     def __init__(self, out: Path, db_url: str | None, limits: dict, workers: int, scheduler: str | None,
-                 progress: bool = True, force: bool = False):
+                 progress: bool = True, force: bool = False, all_cells: bool = False):
         self.out = out.resolve()
         self.course = self.out / "course"
         self.db_url = db_url or f"sqlite:///{self.course / 'gradebook.db'}"
@@ -196,6 +205,7 @@ class Grader:
         self.scheduler = scheduler
         self.progress = progress
         self.force = force
+        self.all_cells = all_cells  # run every cell, even those no graded function depends on
         self.state_path = self.out / "grading-state.jsonl"
         self.lock = threading.Lock()
         self.warnings: list[str] = []
@@ -209,6 +219,8 @@ class Grader:
         self._pool: queue.Queue[Zygote] = queue.Queue()  # warm workers between batches of jobs
         self._starting: list[threading.Thread] = []
         self._source_bytes: dict[str, bytes] = {}
+        self._encoded: dict[str, tuple[dict, dict]] = {}
+        self._given_sources: dict[str, set[str]] = {}
 
     # -- set-up ------------------------------------------------------------------------------------
 
@@ -246,7 +258,7 @@ class Grader:
                                        timeout=600)] = todo_generate
             if todo_plans:
                 sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
-                jobs = {name: record_job(sources[name], self.limits) for name, _ in todo_plans}
+                jobs = {name: record_job(sources[name], self.limits, self.all_cells) for name, _ in todo_plans}
                 results = self.run_many(list(jobs.items()), desc="learning the tests", show=False)
                 for name, plan_file in todo_plans:
                     plans[name] = plan_from_records(sources[name], results[name])
@@ -259,6 +271,39 @@ class Grader:
                 generated.update(dict(todo))
         stamps.write_text(json.dumps(generated))
         return plans
+
+    def encoded_plan(self, assignment: str, plan: dict) -> tuple[dict, dict]:
+        """A plan's calls as plain data, encoded once a run: ({grade_id: calls}, {digest: large array}).
+
+        Arrays of 256 KiB or more (a model's weights in notebook 08's hidden tests) are named by
+        digest and sent to each worker once, not inside every submission's job.
+        """
+        if assignment not in self._encoded:
+            blobs: dict = {}
+            calls = {grade_id: encode(entries, blobs) for grade_id, entries in plan.items()}
+            self._encoded[assignment] = (calls, blobs)
+        return self._encoded[assignment]
+
+    def _given(self, assignment: str, released) -> set[str]:
+        """The code cells learners were given: nbgrader's release and notebooks/ (with its Colab cell)."""
+        if assignment not in self._given_sources:
+            sources = {c.source for c in released.cells if c.cell_type == "code"}
+            learner = NOTEBOOKS / f"{assignment}.ipynb"
+            if learner.is_file():
+                sources |= {c.source for c in nbio.read(learner).cells if c.cell_type == "code"}
+            self._given_sources[assignment] = sources
+        return self._given_sources[assignment]
+
+    def _unneeded(self, cells: list[dict], plan: dict, assignment: str, released) -> list[int]:
+        """The cells grading may skip (see :mod:`autograder.slicing`); none with ``--all-cells``."""
+        if self.all_cells:
+            return []
+        called = {call["function"] for calls in plan.values() for call in calls if call.get("function")}
+        called |= {name for calls in plan.values() for call in calls for name in call["meta"]["uses"]}
+        needed = needed_cells(cells, called, self._given(assignment, released))
+        if needed is None:
+            return []
+        return [c["index"] for c in cells if c["kind"] != "test" and c["index"] not in needed]
 
     # -- running jobs --------------------------------------------------------------------------------
 
@@ -374,7 +419,7 @@ class Grader:
         self._starting = []
 
     def _zygote(self) -> Zygote:
-        zygote = Zygote(self.out / "workers.log")
+        zygote = Zygote(self.out / "workers.log", threads=max(1, default_workers() // self.workers))
         if zygote.isolation_problem:
             message = (f"WARNING: grading WITHOUT a sandbox: {zygote.isolation_problem}. Submitted code can "
                        "read and write what this user can.")
@@ -421,7 +466,7 @@ class Grader:
         if assignment not in self._source_bytes:  # read once a run, not once a submission
             self._source_bytes[assignment] = (SOLUTIONS / f"{assignment}.ipynb").read_bytes()
         return _digest(data, self._source_bytes[assignment], self.key_version.encode(),
-                       json.dumps(self.limits, sort_keys=True).encode())
+                       json.dumps([self.limits, self.all_cells], sort_keys=True).encode())
 
     def _unchanged(self, student: str, assignment: str, fingerprint: str, previous: dict) -> bool:
         old = previous.get((student, assignment))
@@ -488,8 +533,11 @@ class Grader:
                     result.message = f"{chosen.name}: nbgrader could not read it ({type(error).__name__}: {error})"[:300]
                     results[(student, assignment)] = result
                     continue
-                job = {"mode": "grade", "cells": cells_of(to_run, plans[assignment]), "limits": self.limits,
-                       "isolate": True, "notebook_name": f"{assignment}.ipynb", "notebook_text": nbio.dumps(submitted)}
+                calls, blobs = self.encoded_plan(assignment, plans[assignment])
+                cells = cells_of(to_run, calls)
+                job = {"mode": "grade", "cells": cells, "limits": self.limits, "isolate": True,
+                       "notebook_name": f"{assignment}.ipynb", "notebook_text": nbio.dumps(submitted),
+                       "blob_arrays": blobs, "unneeded": self._unneeded(cells, plans[assignment], assignment, released[assignment])}
                 contexts[(student, assignment)] = (result, to_run, found_tampering, fingerprint)
                 jobs.append(((student, assignment), job))
 
@@ -592,9 +640,9 @@ class Grader:
             result.status = "tampered"
             notes.append("tampered: " + "; ".join(found_tampering)[:400])
         result.message = "; ".join(filter(None, [result.message, *notes]))
-        self._feedback(nb, result, found_tampering)
+        self._feedback(nb, result, found_tampering, len(outcome.get("unneeded") or []))
 
-    def _feedback(self, nb, result: Result, found_tampering: list[str]) -> None:
+    def _feedback(self, nb, result: Result, found_tampering: list[str], unneeded: int = 0) -> None:
         """Feedback HTML as nbgrader's generate_feedback makes it, without the hidden tests."""
         from nbgrader.preprocessors import GetGrades
 
@@ -609,6 +657,11 @@ class Grader:
             nb.cells.insert(0, nbformat.v4.new_markdown_cell(
                 "**Grader's note: this submission changed protected cells or patched names the tests use.** "
                 "Those changes were undone before grading: " + "; ".join(found_tampering)))
+        if unneeded:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(
+                f"*Grader's note: {unneeded} cell(s) that no graded function depends on (demonstrations, "
+                "plots) were not run again for grading, so they show no output here; your own run shows "
+                "them. Your score does not depend on them.*"))
         resources = {"nbgrader": {"notebook": result.assignment, "assignment": result.assignment,
                                   "student": result.student, "db_url": self.db_url}}
         nb, resources = GetGrades().preprocess(nb, resources)
@@ -678,8 +731,8 @@ def limits(cell_timeout: float = 30, notebook_timeout: float = 600, memory_gib: 
 def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout: int = 30,
           notebook_timeout: int = 600, progress: bool = True, workers: int | None = None,
           scheduler: str | None = None, memory_gib: float = 4, force: bool = False,
-          students: set[str] | None = None, only: set[str] | None = None) -> list[Result]:
+          students: set[str] | None = None, only: set[str] | None = None, all_cells: bool = False) -> list[Result]:
     grader = Grader(Path(out), db_url, limits(cell_timeout, notebook_timeout, memory_gib),
-                    workers or default_workers(), scheduler, progress, force)
+                    workers or default_workers(), scheduler, progress, force, all_cells)
     return grader.grade(Path(submissions), students, only)
 

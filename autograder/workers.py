@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+from attention_course import convert
 from attention_course.convert import decode, encode
 
 from . import REPO
@@ -34,9 +35,14 @@ class Zygote:
 
     START_TIMEOUT = 180  # seconds to import the frameworks; far more than they take (about 10 s)
 
-    def __init__(self, log: Path | None = None):
+    def __init__(self, log: Path | None = None, threads: int = 0):
+        """``threads``: the frameworks' threads in each run (0: their default, one per core). With as
+        many workers as cores, one each is faster than every run fighting over every core."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
         env.update(TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg", PYTHONUNBUFFERED="1")
+        if threads > 0:
+            for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "ATTENTION_GRADE_THREADS"):
+                env[name] = str(threads)
         self.stderr = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "autograder.sandbox.zygote"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -49,6 +55,7 @@ class Zygote:
         if ready.get("event") != "ready":
             raise WorkerDied(f"the grading worker did not start: {ready}")
         self.isolation_problem = ready.get("isolation")
+        self.blobs_sent: set[str] = set()
         self.startup_seconds = ready.get("seconds")
 
     def _read(self) -> dict:
@@ -66,8 +73,17 @@ class Zygote:
             raise WorkerDied(f"the grading worker is gone ({error})") from None
 
     def run(self, job: dict, answer) -> dict:
-        """Send one job; collect its events until it is done. ``answer(event)`` serves stand-ins."""
-        self._send(job)
+        """Send one job; collect its events until it is done. ``answer(event)`` serves stand-ins.
+
+        The job's ``blob_arrays`` (large inputs its calls name by digest) go to the zygote once: the
+        runners it forks find them in :data:`attention_course.convert.BLOBS`, and so does ``answer``.
+        """
+        for digest, array in (job.get("blob_arrays") or {}).items():
+            convert.BLOBS.setdefault(digest, array)  # the stand-ins' arguments may name it
+            if digest not in self.blobs_sent:
+                self._send({"blob": digest, "value": encode(array)})
+                self.blobs_sent.add(digest)
+        self._send({k: v for k, v in job.items() if k != "blob_arrays"})
         result = {"cells": {}, "probes": {}, "records": [], "errors": []}
         while True:
             event = self._read()
@@ -101,8 +117,8 @@ def oracle(job: dict):
     """The trusted side of the stand-ins: answers only for an exercise's own ``uses``."""
     from .key.exercises import get_exercise, in_framework
 
-    allowed = {(call["exercise"], name) for cell in job["cells"] for call in decode(cell.get("calls", []))
-               for name in call["meta"]["uses"]}
+    allowed = {(call["exercise"], name) for cell in job["cells"] for call in cell.get("calls", [])
+               for name in call["meta"]["uses"]}  # plain strings: no need to decode the arrays
 
     def answer(event: dict) -> dict:
         pair = (event.get("exercise"), event.get("dependency"))
@@ -120,22 +136,40 @@ def oracle(job: dict):
     return answer
 
 
+def _missed_a_name(result: dict) -> bool:
+    """Whether a run met a NameError, in a cell or in a probe (outcomes are plain dicts)."""
+    if any(cell.get("error") == "NameError" for cell in result["cells"].values()):
+        return True
+    return any(isinstance(outcome, dict) and outcome.get("type") == "NameError"
+               for calls in result["probes"].values() for outcomes in calls.values()
+               for outcome in (outcomes if isinstance(outcomes, list) else []))
+
+
 def run_job(zygote: Zygote, job: dict, attempts: int = 3) -> dict:
-    """Run a job; when a cell had to be killed (or crashed the process), run again without it."""
+    """Run a job; when a cell had to be killed (or crashed the process), run again without it.
+
+    A job whose ``unneeded`` cells were passed over and that then met a NameError runs again with
+    every cell: a dependency the slicing missed costs time, never points."""
     job = dict(job)
     if zygote.isolation_problem:
         job["isolate"] = False  # the grader has warned loudly (see Grader._zygote)
     skipped: dict[int, str] = {}
     started = time.perf_counter()
-    for _ in range(attempts):
+    runs = 0
+    while runs < attempts:
+        runs += 1
         if skipped:
             job["cells"] = [dict(c, kind="skip", reason=skipped[c["index"]]) if c["index"] in skipped else c
                             for c in job["cells"]]
         result = zygote.run(job, oracle(job))
+        if job.get("unneeded") and _missed_a_name(result):
+            job["unneeded"], skipped, runs = [], {}, 0
+            continue
         if result["status"] == "finished" or result.get("cell") is None or result["cell"] in skipped:
             break
         skipped[int(result["cell"])] = result.get("reason", "stopped")
     result["skipped"] = {str(k): v for k, v in skipped.items()}
+    result["unneeded"] = list(job.get("unneeded", []))
     result["seconds"] = time.perf_counter() - started
     return result
 

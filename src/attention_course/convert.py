@@ -8,11 +8,24 @@ The checks, the sandboxed grader and the build all use these, so every side agre
 from __future__ import annotations
 
 import base64
+import hashlib
 
 import numpy as np
 
 # dtypes that may cross between the sandbox and the grader: numbers and booleans only
 _PLAIN_KINDS = "biuf"
+
+# Large arrays sent once per process, then named by digest: {digest: array}. The grader's workers
+# fill it (see autograder.workers) so that a test's large inputs (a model's weights) cross the pipe
+# once per worker, not once per submission.
+BLOBS: dict[str, np.ndarray] = {}
+
+
+def blob_digest(array: np.ndarray) -> str:
+    """The name of an array's contents: dtype, shape and bytes."""
+    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
+    digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()[:32]
 
 
 def to_numpy(value):
@@ -47,18 +60,28 @@ def as_numpy_input(value):
     return value
 
 
-def encode(value):
-    """JSON-safe plain data for an array, a number, a bool, a string or None (nested in lists/dicts)."""
+def encode(value, blobs: dict | None = None, blob_bytes: int = 1 << 18):
+    """JSON-safe plain data for an array, a number, a bool, a string or None (nested in lists/dicts).
+
+    With ``blobs`` (a dict), an array of ``blob_bytes`` or more is put in it under its digest and
+    encoded by that name only; :func:`decode` finds it in :data:`BLOBS`. With ``blobs=BLOBS``, only
+    an array already there is named (one this process was sent); any other goes whole.
+    """
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         array = np.asarray(value)  # not ascontiguousarray, which makes a 0-d array 1-d
         if array.dtype.kind not in _PLAIN_KINDS:
             raise TypeError(f"cannot encode an array of {array.dtype}")
+        if blobs is not None and array.nbytes >= blob_bytes:
+            digest = blob_digest(array)
+            if blobs is not BLOBS or digest in BLOBS:
+                blobs[digest] = array
+                return {"__array__": array.dtype.str, "shape": list(array.shape), "blob": digest}
         return {"__array__": array.dtype.str, "shape": list(array.shape),
                 "b64": base64.b64encode(array.tobytes()).decode("ascii")}
     if isinstance(value, dict):
-        return {str(k): encode(v) for k, v in value.items()}
+        return {str(k): encode(v, blobs, blob_bytes) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        return [encode(v, blobs, blob_bytes) for v in value]
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise TypeError(f"cannot encode {type(value).__name__}")
@@ -72,6 +95,11 @@ def decode(value, max_bytes: int = 64 << 20):
             if dtype.kind not in _PLAIN_KINDS:
                 raise ValueError(f"refused dtype {dtype}")
             shape = tuple(int(n) for n in value["shape"])
+            if "blob" in value:
+                array = BLOBS.get(str(value["blob"]))
+                if array is None or array.dtype != dtype or array.shape != shape or array.nbytes > max_bytes:
+                    raise ValueError("an array named by digest is missing or differs")
+                return array.copy()
             raw = base64.b64decode(str(value["b64"]), validate=True)
             if len(raw) > max_bytes or len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
                 raise ValueError("array data has the wrong size")
