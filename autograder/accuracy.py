@@ -1,25 +1,36 @@
 """How well the grading diagnoses: mistakes caught and named, correct variants accepted.
 
-    python3 tasks.py accuracy            # every notebook, both sets
+    python3 tasks.py accuracy            # every notebook, all three sets
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
-    python3 tasks.py accuracy --set heldout
+    python3 tasks.py accuracy --set fresh
+    python3 tasks.py accuracy --set both # design and held-out only (the two sets of the first stop)
 
-Two sets of cases, reported separately:
+Three sets of cases, reported separately:
 
 - the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
-  before the diagnosis was tuned and never used to tune it (see its README). It measures how well
-  the diagnosis generalises.
+  before the diagnosis was tuned, but later used to generalise it (see its README): its figure is
+  biased;
+- the *fresh* set, ``tests/cases/fresh/<notebook>*.py``: learner answers written after the last
+  change to the diagnosis, by people who had not read the key, and never used to tune it (see its
+  README). Every file whose name starts with the notebook's name is loaded and merged
+  (``05_matrix_form_and_masks.py``, ``05_matrix_form_and_masks_new.py``, ...), so that cases for
+  new exercises can live in files of their own. It measures how well the diagnosis generalises.
 
 In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
 might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
 is the mistake id, optionally followed by ``:tag`` when one exercise has several ways to make it),
-or a correct answer written differently.
+or a correct answer written differently. A wrong answer whose mistake is in no catalogue entry is
+keyed ``uncatalogued:<tag>``: it must be caught, and the message must name no catalogued mistake
+(any title in it counts as *misnamed*); it cannot be *named*, so the named share is computed over
+the catalogued bugs only, and the uncatalogued ones are counted on a line of their own.
 
 For each notebook, one kernel runs the source notebook top to bottom (hidden tests included, as
 when grading). Then, for each case, the case's source replaces the exercise's solution cell and
 every test cell runs again, as nbgrader would score it (a test cell with an error or any stderr
-output scores 0). A mistake is *caught* when exactly the exercise's own test cells fail, and
+output scores 0). A mistake is *caught* when some of the exercise's own test cells fail and no
+other test cell does (an exercise with two test cells, such as a visible one and one against a
+library in float32, may lose only one for a mistake the other cannot see), and
 *named* when the failure message carries the mistake's title from the catalogue, and *misnamed*
 when it names another catalogued mistake and not this one (naming the wrong fix is worse than
 naming none). A variant is *accepted* when no test cell fails. The solution cell is restored after
@@ -46,7 +57,12 @@ from . import REPO, SOLUTIONS
 from . import notebooks as nbio
 
 CASES = REPO / "tests" / "cases"
-SETS = {"design": CASES, "heldout": CASES / "heldout"}
+SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh"}
+# sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
+MERGED_SETS = {"fresh"}
+# --set choices beyond a single set
+SET_GROUPS = {"both": ["design", "heldout"], "all": list(SETS)}
+UNCATALOGUED = "uncatalogued"
 
 
 @dataclass
@@ -65,8 +81,15 @@ class Outcome:
 
 
 def mistake_of(case: str) -> str:
-    """The catalogue id of a mistake case: ``"softmax_wrong_axis:axis_one"`` -> ``"softmax_wrong_axis"``."""
+    """The catalogue id of a mistake case: ``"softmax_wrong_axis:axis_one"`` -> ``"softmax_wrong_axis"``.
+
+    A mistake outside the catalogue, ``"uncatalogued:<tag>"``, gives :data:`UNCATALOGUED`.
+    """
     return case.split(":", 1)[0]
+
+
+def is_uncatalogued(case: str) -> bool:
+    return mistake_of(case) == UNCATALOGUED
 
 
 def titles_in(message: str) -> set[str]:
@@ -74,14 +97,34 @@ def titles_in(message: str) -> set[str]:
     return {mistake.id for mistake in CATALOGUE.values() if mistake.title in message}
 
 
+def case_files(name: str, case_set: str = "design") -> list[Path]:
+    """The files holding a notebook's cases in a set: ``<name>.py``, and in a merged set
+    (:data:`MERGED_SETS`) every ``<name>*.py`` too, in name order."""
+    folder = SETS[case_set]
+    if case_set in MERGED_SETS:
+        return sorted(p for p in folder.glob(f"{name}*.py") if p.is_file())
+    path = folder / f"{name}.py"
+    return [path] if path.is_file() else []
+
+
 def load_cases(name: str, case_set: str = "design") -> tuple[dict, dict]:
-    path = SETS[case_set] / f"{name}.py"
-    if not path.is_file():
-        return {}, {}
-    spec = importlib.util.spec_from_file_location(f"cases_{case_set}_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, "MISTAKES", {}), getattr(module, "VARIANTS", {})
+    """``(MISTAKES, VARIANTS)`` of a notebook in a set, merged over its files; a case defined twice
+    for one exercise is an error."""
+    mistakes: dict[str, dict[str, str]] = {}
+    variants: dict[str, dict[str, str]] = {}
+    for path in case_files(name, case_set):
+        spec = importlib.util.spec_from_file_location(f"cases_{case_set}_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for merged, table in ((mistakes, getattr(module, "MISTAKES", {})),
+                              (variants, getattr(module, "VARIANTS", {}))):
+            for grade_id, cases in table.items():
+                into = merged.setdefault(grade_id, {})
+                twice = set(into) & set(cases)
+                if twice:
+                    raise KeyError(f"{path.name}: {grade_id} cases defined twice: {sorted(twice)}")
+                into.update(cases)
+    return mistakes, variants
 
 
 def _own_tests(grade_id: str, tests: list[str]) -> set[str]:
@@ -141,45 +184,61 @@ def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list
                 own = _own_tests(grade_id, tests)
                 outcome.message = " | ".join(failures[t] for t in sorted(failures) if t in own)
                 if kind == "mistake":
-                    outcome.caught = bool(failures) and set(failures) == own
+                    # docked on this exercise only: an exercise with two test cells may lose one
+                    outcome.caught = bool(failures) and set(failures) <= own
                     named = titles_in(outcome.message)
                     outcome.named = outcome.caught and mistake_of(case) in named
                     outcome.misnamed = bool(named) and mistake_of(case) not in named
-                    outcome.ok = outcome.caught and outcome.named
+                    # an uncatalogued mistake cannot be named: the best is caught, naming nothing
+                    outcome.ok = outcome.caught and (not outcome.misnamed if is_uncatalogued(case)
+                                                     else outcome.named)
                 else:
                     outcome.ok = not failures
                 outcomes.append(outcome)
     return outcomes
 
 
+def named_share(outcomes: list[Outcome]) -> tuple[int, int]:
+    """(named, catalogued bugs): the named share is over the bugs whose mistake is catalogued."""
+    catalogued = [o for o in outcomes if o.kind == "mistake" and not is_uncatalogued(o.case)]
+    return sum(o.named for o in catalogued), len(catalogued)
+
+
 def table(outcomes: list[Outcome]) -> str:
+    """One row per exercise and a total. *named correctly* is out of the catalogued bugs; *bugs
+    caught* and *misnamed* out of all bugs, the uncatalogued ones included."""
     rows = {}
     for o in outcomes:
-        row = rows.setdefault((o.notebook, o.exercise), [0, 0, 0, 0, 0, 0])
+        row = rows.setdefault((o.notebook, o.exercise), [0, 0, 0, 0, 0, 0, 0])
         if o.kind == "mistake":
             row[0] += 1
             row[1] += o.caught
             row[2] += o.named
             row[3] += o.misnamed
+            row[6] += not is_uncatalogued(o.case)
         else:
             row[4] += 1
             row[5] += o.ok
     header = (f"{'notebook':<32} {'exercise':<28} {'bugs caught':>12} {'named correctly':>16} "
               f"{'misnamed':>9} {'variants accepted':>18}")
     lines = [header]
-    totals = [0] * 6
+    totals = [0] * 7
 
-    def line(notebook, exercise, n, caught, named, misnamed, nv, accepted):
-        return (f"{notebook:<32} {exercise:<28} {f'{caught}/{n}':>12} {f'{named}/{n}':>16} "
+    def line(notebook, exercise, n, caught, named, misnamed, nv, accepted, n_catalogued):
+        return (f"{notebook:<32} {exercise:<28} {f'{caught}/{n}':>12} {f'{named}/{n_catalogued}':>16} "
                 f"{f'{misnamed}/{n}':>9} {f'{accepted}/{nv}':>18}")
 
     for (notebook, exercise), row in rows.items():
         lines.append(line(notebook, exercise, *row))
         totals = [a + b for a, b in zip(totals, row, strict=True)]
     lines.append(line("TOTAL", "", *totals))
-    n, named = totals[0], totals[2]
-    if n:
-        lines.append(f"named: {100 * named / n:.1f} % of {n} bugs")
+    named, n_catalogued = named_share(outcomes)
+    if n_catalogued:
+        lines.append(f"named: {100 * named / n_catalogued:.1f} % of {n_catalogued} catalogued bugs")
+    uncatalogued = [o for o in outcomes if o.kind == "mistake" and is_uncatalogued(o.case)]
+    if uncatalogued:
+        lines.append(f"uncatalogued bugs: {len(uncatalogued)}, caught {sum(o.caught for o in uncatalogued)}, "
+                     f"named as a catalogued mistake {sum(o.misnamed for o in uncatalogued)}")
     return "\n".join(lines)
 
 
@@ -187,12 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
     parser.add_argument("--json", type=Path, help="also write every outcome to this JSON file")
-    parser.add_argument("--set", choices=[*SETS, "both"], default="both", dest="case_set",
-                        help="which cases: the design set, the held-out set, or both (default)")
+    parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
+                        help="which cases: one set; both (design and held-out); all three (default)")
     args = parser.parse_args(argv)
     names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
-    sets = list(SETS) if args.case_set == "both" else [args.case_set]
+    sets = SET_GROUPS.get(args.case_set, [args.case_set])
     outcomes = [o for case_set in sets for name in names for o in evaluate(name, case_set=case_set)]
     for case_set in sets:
         print(f"\n== {case_set} set ({SETS[case_set].relative_to(REPO)}) ==")

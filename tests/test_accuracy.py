@@ -1,9 +1,11 @@
-"""The diagnosis tables: the design set and the held-out set (see autograder/accuracy.py).
+"""The diagnosis tables: the design, held-out and fresh sets (see autograder/accuracy.py).
 
 The design set (tests/cases/) holds the cases the diagnosis was built on: every bug there is caught
 and named, every variant accepted. The held-out set (tests/cases/heldout/) was written before the
-diagnosis was tuned and is never tuned on: every bug caught, none misnamed, at least 90 % named,
-every correct variant accepted.
+diagnosis was tuned (and later informed a change, so its figure is biased): every bug caught, none
+misnamed, at least 90 % named, every correct variant accepted. The fresh set (tests/cases/fresh/)
+was written without reading the key and never tuned on; the same goals apply to it, and its named
+share is its own test, which states the honest figure whether or not it reaches 90 %.
 """
 
 from __future__ import annotations
@@ -12,11 +14,22 @@ import pytest
 from conftest import ASSIGNMENTS, REPO
 
 from attention_course.mistakes import CATALOGUE
-from autograder.accuracy import SETS, evaluate, load_cases, mistake_of, table, titles_in
+from autograder.accuracy import (
+    UNCATALOGUED,
+    case_files,
+    evaluate,
+    is_uncatalogued,
+    load_cases,
+    mistake_of,
+    named_share,
+    table,
+    titles_in,
+)
 
 pytestmark = pytest.mark.slow
 WITH_CASES = [name for name in ASSIGNMENTS if (REPO / "tests" / "cases" / f"{name}.py").is_file()]
-HELD_OUT = [name for name in ASSIGNMENTS if (SETS["heldout"] / f"{name}.py").is_file()]
+HELD_OUT = [name for name in ASSIGNMENTS if case_files(name, "heldout")]
+FRESH = [name for name in ASSIGNMENTS if case_files(name, "fresh")]
 
 
 # The held-out set was written for notebooks 01-06; notebooks 07 and 08 came later and have only
@@ -24,19 +37,26 @@ HELD_OUT = [name for name in ASSIGNMENTS if (SETS["heldout"] / f"{name}.py").is_
 HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06"]
 
 
-def test_every_notebook_has_cases_in_both_sets():
+# The fresh set was written for issue 11's second measurement; notebook 03 was being rewritten then.
+FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03")]
+
+
+def test_every_notebook_has_cases_in_every_set():
     assert WITH_CASES == ASSIGNMENTS
     assert set(HELD_OUT_REQUIRED) <= set(HELD_OUT)
+    assert set(FRESH_REQUIRED) <= set(FRESH)
 
 
 @pytest.mark.parametrize(("name", "case_set"), [(name, "design") for name in WITH_CASES]
-                         + [(name, "heldout") for name in HELD_OUT])
+                         + [(name, "heldout") for name in HELD_OUT] + [(name, "fresh") for name in FRESH])
 def test_cases_name_catalogued_mistakes_of_existing_exercises(name, case_set):
     mistakes, variants = load_cases(name, case_set)
     assert mistakes and variants
+    allowed = set(CATALOGUE) | ({UNCATALOGUED} if case_set == "fresh" else set())
     for exercise, cases in mistakes.items():
-        unknown = {mistake_of(case) for case in cases} - set(CATALOGUE)
+        unknown = {mistake_of(case) for case in cases} - allowed
         assert not unknown, f"{exercise}: {unknown}"
+        assert all(case.split(":", 1)[1] for case in cases if is_uncatalogued(case)), "uncatalogued needs a tag"
 
 
 def test_titles_are_read_from_messages():
@@ -44,6 +64,21 @@ def test_titles_are_read_from_messages():
     assert titles_in(f"✗ x: {title}. Hint: ...") == {"weights_transposed"}
     assert titles_in("✗ x: the result differs") == set()
     assert mistake_of("softmax_wrong_axis:axis_one") == "softmax_wrong_axis"
+    assert is_uncatalogued("uncatalogued:float_cast") and not is_uncatalogued("no_scaling")
+
+
+def test_fresh_cases_of_one_notebook_are_merged_over_its_files(tmp_path, monkeypatch):
+    from autograder import accuracy
+
+    (tmp_path / "01_x.py").write_text('MISTAKES = {"a": {"no_scaling": "1"}}\nVARIANTS = {"a": {"v": "2"}}\n')
+    (tmp_path / "01_x_new.py").write_text('MISTAKES = {"b": {"uncatalogued:t": "3"}}\nVARIANTS = {}\n')
+    (tmp_path / "01_y.py").write_text('MISTAKES = {"c": {"no_scaling": "4"}}\n')
+    monkeypatch.setitem(accuracy.SETS, "fresh", tmp_path)
+    assert load_cases("01_x", "fresh") == ({"a": {"no_scaling": "1"}, "b": {"uncatalogued:t": "3"}},
+                                           {"a": {"v": "2"}})
+    (tmp_path / "01_x_more.py").write_text('MISTAKES = {"a": {"no_scaling": "5"}}\n')
+    with pytest.raises(KeyError, match="defined twice"):
+        load_cases("01_x", "fresh")
 
 
 @pytest.mark.parametrize("name", WITH_CASES)
@@ -66,7 +101,24 @@ def test_held_out_bugs_are_caught_never_misnamed_and_variants_accepted(name):
 
 def test_held_out_bugs_are_named_at_least_nine_times_in_ten():
     outcomes = [o for name in HELD_OUT for o in evaluate(name, progress=False, case_set="heldout")]
-    bugs = [o for o in outcomes if o.kind == "mistake"]
-    named = sum(o.named for o in bugs)
+    named, bugs = named_share(outcomes)
     print("\n" + table(outcomes))
-    assert bugs and named >= 0.9 * len(bugs), f"named {named} of {len(bugs)}"
+    assert bugs and named >= 0.9 * bugs, f"named {named} of {bugs}"
+
+
+@pytest.mark.parametrize("name", FRESH)
+def test_fresh_bugs_are_caught_never_misnamed_and_variants_accepted(name):
+    """Uncatalogued bugs (``uncatalogued:<tag>``) count as misnamed when any catalogued title is given."""
+    outcomes = evaluate(name, progress=False, case_set="fresh")
+    print("\n" + table(outcomes))
+    bad = [f"{o.exercise} {o.kind} {o.case}: failed {o.failed_tests} {o.message[:200]}" for o in outcomes
+           if (o.kind == "mistake" and (not o.caught or o.misnamed)) or (o.kind == "variant" and not o.ok)]
+    assert not bad, "\n".join(bad)
+
+
+def test_fresh_bugs_are_named_at_least_nine_times_in_ten():
+    """Over the catalogued bugs of the fresh set. This may fail: it is the honest figure, not skipped."""
+    outcomes = [o for name in FRESH for o in evaluate(name, progress=False, case_set="fresh")]
+    named, bugs = named_share(outcomes)
+    print("\n" + table(outcomes))
+    assert bugs and named >= 0.9 * bugs, f"named {named} of {bugs}"
