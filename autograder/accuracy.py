@@ -198,6 +198,20 @@ def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list
     return outcomes
 
 
+MEASURED = CASES / "fresh" / "measured.json"
+
+
+def standing(outcome: Outcome) -> str:
+    """One word for how a case did: named, caught, misnamed or missed; accepted or rejected."""
+    if outcome.kind == "variant":
+        return "accepted" if outcome.ok else "rejected"
+    if not outcome.caught:
+        return "missed"
+    if outcome.misnamed:
+        return "misnamed"
+    return "named" if outcome.named else "caught"
+
+
 def named_share(outcomes: list[Outcome]) -> tuple[int, int]:
     """(named, catalogued bugs): the named share is over the bugs whose mistake is catalogued."""
     catalogued = [o for o in outcomes if o.kind == "mistake" and not is_uncatalogued(o.case)]
@@ -246,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
     parser.add_argument("--json", type=Path, help="also write every outcome to this JSON file")
+    parser.add_argument("--measured", action="store_true", help="record the fresh set's standing, case by case, "
+                        f"in {MEASURED.relative_to(REPO)} (its tests keep every case at least there)")
     parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
                         help="which cases: one set; both (design and held-out); all three (default)")
     args = parser.parse_args(argv)
@@ -262,6 +278,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{o.failed_tests} {o.message[:300]}")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
+    if args.measured:
+        measured = json.loads(MEASURED.read_text(encoding="utf-8")) if MEASURED.is_file() else {}
+        for name in names:
+            measured[name] = {f"{o.exercise} {o.case}": standing(o) for o in outcomes
+                              if o.case_set == "fresh" and o.notebook == name}
+        MEASURED.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0 if all(o.ok for o in outcomes) else 1
 
 

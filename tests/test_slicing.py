@@ -8,7 +8,7 @@ from conftest import REPO
 from autograder import NOTEBOOKS, SOLUTIONS, pipeline
 from autograder import notebooks as nbio
 from autograder.course import assignments
-from autograder.slicing import needed_cells, names
+from autograder.slicing import names, needed_cells
 
 
 def cell(index: int, source: str, kind: str = "code", solution: bool = False, grade_id: str | None = None) -> dict:
