@@ -42,11 +42,11 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "attention_tf": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
     "attention_numpy": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
     # 04
-    "scaled_scores": ("n_queries d_k", "n_keys d_k"),
-    "scaled_self_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
     "score_variance": ("n_queries d_k", "n_keys d_k"),
+    "width_sweep": ("n_queries d_max", "n_keys d_max", "n_widths <=d_max", "float"),
     "attention_entropy": ("... n_keys",),
     "softmax_jacobian": ("n_keys",),
+    "gradient_norms": ("n_queries n_keys",),
     # 05
     "attention_row": ("d_k", "tokens d_k", "tokens d_v", "float"),
     "batched_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v"),

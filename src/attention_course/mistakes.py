@@ -226,6 +226,43 @@ _CATALOGUE = [
         "the softmax Jacobian has the wrong sign",
         "Raising score i raises weight i: the diagonal entries p_i (1 - p_i) are positive.",
     ),
+    Mistake(
+        "width_scale_fixed",
+        "the scores are divided by sqrt(w) whatever the power is",
+        "The divisor is w ** power: power 0 means no division, 0.5 the square root of w, 1 w itself.",
+    ),
+    Mistake(
+        "width_scale_full",
+        "the scores are scaled with the full width of the arrays, not the width of this slice",
+        "For width w only the first w entries take part, so divide by w ** power, not by "
+        "keys.shape[-1] ** power.",
+    ),
+    Mistake(
+        "width_last_columns",
+        "the last w entries of each vector were used instead of the first w",
+        "Take the first w entries of every query and key: queries[:, :w], not queries[:, -w:].",
+    ),
+    Mistake(
+        "gradient_norm_squared",
+        "the squared Frobenius norm was returned, without the square root",
+        "The Frobenius norm is the square root of the sum of the squared entries.",
+    ),
+    Mistake(
+        "gradient_norm_of_weights",
+        "the norm of the weights was returned instead of the norm of the Jacobian",
+        "Measure the Jacobian diag(p) - p p^T of each row (your softmax_jacobian), not p itself.",
+    ),
+    Mistake(
+        "gradient_norm_whole_stack",
+        "one norm of all the rows together was returned instead of one norm per row",
+        "Each query has its own Jacobian: return one Frobenius norm per row of scores, shape (n_queries,).",
+    ),
+    Mistake(
+        "gradient_norm_spectral",
+        "the spectral norm (largest singular value) was returned instead of the Frobenius norm",
+        "np.linalg.norm of a matrix with ord=2 is the largest singular value; the Frobenius norm is "
+        "its default for a matrix (or ord='fro').",
+    ),
     # --- notebook 05: batches and masks ---
     Mistake(
         "keys_transpose_all_axes",

@@ -4,120 +4,39 @@ Keys: the exercise's solution cell (grade_id), then the mistake id (from
 attention_course.mistakes) or a variant's name. Values: what a learner types into that cell.
 Run by ``python3 tasks.py accuracy`` and tests/test_accuracy.py.
 
-scaled_scores has no scale_applied_twice case: dividing by sqrt(d_k) twice is dividing by d_k,
-the scale_by_d_k case. scaled_self_attention, whose scaled_scores is replaced by the reference
-during its check, has the scale_applied_twice case (scaled_scores, then another division), which
-for the same reason stands for scale_by_d_k there.
+The cases of width_sweep and gradient_norms were written after the fresh held-out set of these two
+exercises (tests/cases/fresh/04_why_scale_by_sqrt_dk_new.py), and differ from it.
 """
 
 MISTAKES = {
-    "scaled_scores": {
+    "width_sweep": {
         "no_scaling": """
-def scaled_scores(queries, keys):
-    return queries @ keys.T
+def width_sweep(queries, keys, widths, power):
+    return np.stack([queries[:, :w] @ keys[:, :w].T for w in widths])
 """,
-        "scale_by_d_k": """
-def scaled_scores(queries, keys):
-    d_k = keys.shape[-1]
-    return queries @ keys.T / d_k
+        "width_scale_fixed": """
+def width_sweep(queries, keys, widths, power):
+    return np.stack([queries[:, :w] @ keys[:, :w].T / np.sqrt(w) for w in widths])
 """,
-        "scale_by_sqrt_tokens": """
-def scaled_scores(queries, keys):
-    return queries @ keys.T / np.sqrt(len(keys))
+        "width_scale_full": """
+def width_sweep(queries, keys, widths, power):
+    d_max = queries.shape[1]
+    return np.stack([queries[:, :w] @ keys[:, :w].T / d_max ** power for w in widths])
 """,
-        "keys_without_transpose": """
-def scaled_scores(queries, keys):
-    return np.matmul(queries, keys) / np.sqrt(keys.shape[-1])
+        "width_last_columns": """
+def width_sweep(queries, keys, widths, power):
+    out = []
+    for w in widths:
+        out.append(queries[:, queries.shape[1] - w:] @ keys[:, keys.shape[1] - w:].T / w ** power)
+    return np.array(out)
 """,
         "keys_times_queries": """
-def scaled_scores(queries, keys):
-    return keys @ queries.T / np.sqrt(keys.shape[-1])
-""",
-        "changes_inputs_in_place": """
-def scaled_scores(queries, keys):
-    queries /= np.sqrt(keys.shape[-1])
-    return queries @ keys.T
-""",
-    },
-    "scaled_self_attention": {
-        "scale_by_sqrt_d_model": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    dimension = inputs.shape[1]
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = queries @ keys.T / np.sqrt(dimension)
-    return softmax(scores, axis=-1) @ values
-""",
-        "no_scaling": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(queries @ keys.T, axis=-1) @ values
+def width_sweep(queries, keys, widths, power):
+    return np.stack([np.dot(keys[:, :w], queries[:, :w].T) / w ** power for w in widths])
 """,
         "scale_applied_twice": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = scaled_scores(queries, keys) / np.sqrt(keys.shape[-1])
-    return softmax(scores, axis=-1) @ values
-""",
-        "scale_by_sqrt_tokens": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    n_tokens = inputs.shape[0]
-    return softmax(queries @ keys.T / np.sqrt(n_tokens), axis=-1) @ values
-""",
-        "keys_without_transpose": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(queries @ keys / np.sqrt(keys.shape[-1]), axis=-1) @ values
-""",
-        "keys_times_queries": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(scaled_scores(keys, queries), axis=-1) @ values
-""",
-        "softmax_wrong_axis": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(scaled_scores(queries, keys), axis=0) @ values
-""",
-        "softmax_over_all_entries": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(scaled_scores(queries, keys)) @ values
-""",
-        "softmax_no_max_subtraction": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    exps = np.exp(scaled_scores(queries, keys))
-    weights = exps / exps.sum(axis=1, keepdims=True)
-    return weights @ values
-""",
-        "normalise_by_sum": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = scaled_scores(queries, keys)
-    return (scores / scores.sum(axis=-1, keepdims=True)) @ values
-""",
-        "weights_times_scores": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = scaled_scores(queries, keys)
-    return softmax(scores, axis=-1) @ scores
-""",
-        "returns_weights": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys = inputs @ w_query, inputs @ w_key
-    return softmax(scaled_scores(queries, keys), axis=-1)
-""",
-        "mixed_up_projections": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_value, inputs @ w_key
-    return softmax(scaled_scores(queries, keys), axis=-1) @ values
-""",
-        "changes_inputs_in_place": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    w_query /= np.sqrt(w_key.shape[1])  # fold the scale into W_Q
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(queries @ keys.T, axis=-1) @ values
+def width_sweep(queries, keys, widths, power):
+    return np.stack([queries[:, :w] @ keys[:, :w].T / w ** power / w ** power for w in widths])
 """,
     },
     "score_variance": {
@@ -162,6 +81,37 @@ def attention_entropy(scores):
     return -(p * np.log(p)).sum(axis=-1)
 """,
     },
+    "gradient_norms": {
+        "gradient_norm_squared": """
+def gradient_norms(scores):
+    return np.array([(softmax_jacobian(row) ** 2).sum() for row in scores])
+""",
+        "gradient_norm_of_weights": """
+def gradient_norms(scores):
+    return np.array([np.linalg.norm(softmax(row)) for row in scores])
+""",
+        "gradient_norm_whole_stack": """
+def gradient_norms(scores):
+    return np.sqrt(sum((softmax_jacobian(row) ** 2).sum() for row in scores))
+""",
+        "gradient_norm_spectral": """
+def gradient_norms(scores):
+    return np.array([np.linalg.svd(softmax_jacobian(row), compute_uv=False).max() for row in scores])
+""",
+        "softmax_no_max_subtraction": """
+def gradient_norms(scores):
+    exps = np.exp(scores)
+    p = exps / exps.sum(axis=-1, keepdims=True)
+    jacobians = p[:, :, None] * np.eye(p.shape[1]) - p[:, :, None] * p[:, None, :]
+    return np.linalg.norm(jacobians, axis=(1, 2))
+""",
+        "softmax_wrong_axis": """
+def gradient_norms(scores):
+    p = softmax(scores, axis=0)
+    jacobians = p[:, :, None] * np.eye(p.shape[1]) - p[:, :, None] * p[:, None, :]
+    return np.linalg.norm(jacobians, axis=(1, 2))
+""",
+    },
     "softmax_jacobian": {
         "jacobian_diagonal_only": """
 def softmax_jacobian(scores):
@@ -182,73 +132,39 @@ def softmax_jacobian(scores):
 }
 
 VARIANTS = {
-    "scaled_scores": {
-        "dot_transpose": """
-def scaled_scores(queries, keys):
-    return np.dot(queries, keys.T) / np.sqrt(keys.shape[1])
+    "width_sweep": {
+        "loop_index": """
+def width_sweep(queries, keys, widths, power):
+    result = np.zeros((len(widths), queries.shape[0], keys.shape[0]))
+    for i in range(len(widths)):
+        w = widths[i]
+        result[i] = queries[:, :w] @ keys[:, :w].T / w ** power
+    return result
 """,
-        "einsum": """
-def scaled_scores(queries, keys):
-    return np.einsum("qd,kd->qk", queries, keys) / keys.shape[-1] ** 0.5
-""",
-        "scale_queries_first": """
-def scaled_scores(queries, keys):
-    return (queries / np.sqrt(keys.shape[-1])) @ keys.T
-""",
-        "loops": """
-def scaled_scores(queries, keys):
-    d_k = keys.shape[-1]
-    out = np.zeros((len(queries), len(keys)))
-    for i, q in enumerate(queries):
-        for j, k in enumerate(keys):
-            out[i, j] = np.dot(q, k) / np.sqrt(d_k)
-    return out
+        "keys_scaled": """
+def width_sweep(queries, keys, widths, power):
+    return np.array([queries[:, :w] @ (keys[:, :w] / np.power(w, power)).T for w in widths])
 """,
         "float32": """
-def scaled_scores(queries, keys):
+def width_sweep(queries, keys, widths, power):
     q, k = queries.astype(np.float32), keys.astype(np.float32)
-    return q @ k.T / np.float32(np.sqrt(k.shape[-1]))
+    return np.stack([q[:, :w] @ k[:, :w].T / np.float32(w ** power) for w in widths])
 """,
     },
-    "scaled_self_attention": {
-        "hand_written_softmax": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = queries @ keys.T / np.sqrt(keys.shape[-1])
-    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return exps / exps.sum(axis=-1, keepdims=True) @ values
+    "gradient_norms": {
+        "fro_norm": """
+def gradient_norms(scores):
+    return np.array([np.linalg.norm(softmax_jacobian(row), "fro") for row in scores])
 """,
-        "scipy_special": """
-import scipy.special
-
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    q, k, v = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return scipy.special.softmax(q @ k.T / np.sqrt(k.shape[1]), axis=1) @ v
+        "vectorised": """
+def gradient_norms(scores):
+    p = softmax(scores, axis=-1)
+    jacobians = np.einsum("qi,ij->qij", p, np.eye(p.shape[-1])) - np.einsum("qi,qj->qij", p, p)
+    return np.sqrt(np.einsum("qij,qij->q", jacobians, jacobians))
 """,
-        "einsum": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    q = np.einsum("td,dk->tk", inputs, w_query)
-    k = np.einsum("td,dk->tk", inputs, w_key)
-    v = np.einsum("td,dv->tv", inputs, w_value)
-    weights = softmax(np.einsum("ik,jk->ij", q, k) / np.sqrt(k.shape[-1]), axis=-1)
-    return np.einsum("ij,jv->iv", weights, v)
-""",
-        "loops": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    out = []
-    for q in queries:
-        s = np.array([q @ k for k in keys]) / np.sqrt(keys.shape[-1])
-        w = np.exp(s - s.max())
-        w /= w.sum()
-        out.append(sum(w_j * v_j for w_j, v_j in zip(w, values)))
-    return np.array(out)
-""",
-        "float32": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    x = inputs.astype(np.float32)
-    q, k, v = (x @ w.astype(np.float32) for w in (w_query, w_key, w_value))
-    return softmax(q @ k.T / np.float32(np.sqrt(k.shape[-1])), axis=-1).astype(np.float32) @ v
+        "flattened": """
+def gradient_norms(scores):
+    return np.stack([np.sqrt(np.sum(np.square(softmax_jacobian(s).ravel()))) for s in scores])
 """,
     },
     "score_variance": {

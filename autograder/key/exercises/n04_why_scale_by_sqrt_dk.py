@@ -29,80 +29,31 @@ def _jacobian(weights):
     return np.diag(weights) - np.outer(weights, weights)
 
 
-def _scores_with(scale_of, transpose_keys=True, keys_first=False):
-    """Scaled scores with the scale computed by ``scale_of(queries, keys)``."""
+def _sweep_with(columns=lambda w: slice(None, w), divisor=lambda w, queries, keys, power: float(w) ** power):
+    """width_sweep with the slice of each vector or the divisor replaced; defaults are the correct ones."""
 
-    def scores(queries, keys):
+    def sweep(queries, keys, widths, power):
         queries, keys = ref.as_float(queries), ref.as_float(keys)
-        if keys_first:
-            raw = keys @ queries.T  # (n_k, n_q): transposed
-        else:
-            raw = queries @ (keys.T if transpose_keys else keys)
-        return raw / scale_of(queries, keys)
+        stack = []
+        for w in np.asarray(widths).tolist():
+            scores = ref.dot_products(queries[:, columns(w)], keys[:, columns(w)])  # (n_q, n_k)
+            stack.append(ref.divide_scores(scores, divisor(w, queries, keys, power)))
+        return np.stack(stack)  # (n_widths, n_q, n_k)
 
-    return scores
-
-
-def _sqrt_d_k(queries, keys):
-    return np.sqrt(keys.shape[-1])
+    return sweep
 
 
-def _attention_with(scores_of=None, weights_of=None, combine=None, projections=(0, 1, 2)):
-    """Self-attention with one step replaced; defaults are the correct steps."""
-    scores_of = scores_of or _scores_with(_sqrt_d_k)
-    weights_of = weights_of or (lambda s: ref.softmax(s, axis=-1))
-    combine = combine or (lambda weights, scores, values: weights @ values)
-
-    def attention(inputs, w_query, w_key, w_value):
-        inputs = ref.as_float(inputs)
-        projected = [inputs @ ref.as_float(w) for w in (w_query, w_key, w_value)]
-        queries, keys, values = (projected[i] for i in projections)
-        scores = scores_of(queries, keys)  # (tokens, tokens)
-        return combine(weights_of(scores), scores, values)
-
-    return attention
+def _jacobians(scores):
+    """The softmax Jacobian of every row of ``scores`` (n_q, n_k): shape (n_q, n_k, n_k)."""
+    weights = ref.softmax(scores, axis=-1)  # (n_q, n_k)
+    return weights[:, :, None] * np.eye(weights.shape[-1], dtype=weights.dtype) - weights[:, :, None] * weights[:, None, :]
 
 
-def _seed_scale(inputs, w_query, w_key, w_value):
-    """The seed's own version: divide by sqrt(d_model) (its `dimension=5`) instead of sqrt(d_k)."""
-    d_model = np.shape(inputs)[-1]
-    return _attention_with(_scores_with(lambda q, k: np.sqrt(d_model)))(inputs, w_query, w_key, w_value)
+def _gradient_norms(scores):
+    return np.sqrt((_jacobians(scores) ** 2).sum(axis=(-2, -1)))  # (n_q,)
 
 
 EXERCISES = [
-    Exercise(
-        "scaled_scores",
-        reference=lambda queries, keys: ref.attention_scores(queries, keys),
-        returns="a (n_queries, n_keys) array of scaled scores",
-        mutants={
-            "no_scaling": _scores_with(lambda q, k: 1.0),
-            "scale_by_d_k": _scores_with(lambda q, k: k.shape[-1]),
-            "scale_by_sqrt_tokens": _scores_with(lambda q, k: np.sqrt(k.shape[0])),
-            "keys_without_transpose": _scores_with(_sqrt_d_k, transpose_keys=False),
-            "keys_times_queries": _scores_with(_sqrt_d_k, keys_first=True),
-        },
-    ),
-    Exercise(
-        "scaled_self_attention",
-        reference=lambda inputs, w_query, w_key, w_value: ref.self_attention(inputs, w_query, w_key, w_value),
-        returns="a (tokens, d_v) array of context vectors",
-        uses={"scaled_scores": lambda queries, keys: ref.attention_scores(queries, keys)},
-        mutants={
-            "scale_by_sqrt_d_model": _seed_scale,
-            "no_scaling": _attention_with(_scores_with(lambda q, k: 1.0)),
-            "scale_applied_twice": _attention_with(_scores_with(lambda q, k: k.shape[-1])),
-            "scale_by_sqrt_tokens": _attention_with(_scores_with(lambda q, k: np.sqrt(k.shape[0]))),
-            "keys_without_transpose": _attention_with(_scores_with(_sqrt_d_k, transpose_keys=False)),
-            "keys_times_queries": _attention_with(_scores_with(_sqrt_d_k, keys_first=True)),
-            "softmax_wrong_axis": _attention_with(weights_of=lambda s: ref.softmax(s, axis=0)),
-            "softmax_over_all_entries": _attention_with(weights_of=_softmax_all_entries),
-            "softmax_no_max_subtraction": _attention_with(weights_of=_naive_softmax),
-            "normalise_by_sum": _attention_with(weights_of=lambda s: s / s.sum(axis=-1, keepdims=True)),
-            "weights_times_scores": _attention_with(combine=lambda weights, scores, values: weights @ scores),
-            "returns_weights": _attention_with(combine=lambda weights, scores, values: weights),
-            "mixed_up_projections": _attention_with(projections=(0, 2, 1)),  # keys from W_V, values from W_K
-        },
-    ),
     Exercise(
         "score_variance",
         reference=lambda queries, keys: np.var(ref.as_float(queries) @ ref.as_float(keys).T),
@@ -112,6 +63,16 @@ EXERCISES = [
             "scaled_too_early": lambda queries, keys: np.var(queries @ keys.T / np.sqrt(keys.shape[-1])),
             "keys_without_transpose": lambda queries, keys: np.var(queries @ keys),
             "sum_instead_of_dot": lambda queries, keys: np.var(queries * keys),
+        },
+    ),
+    Exercise(
+        "width_sweep",
+        reference=_sweep_with(),
+        returns="a (n_widths, n_queries, n_keys) array: one score matrix per width",
+        mutants={
+            "width_scale_fixed": _sweep_with(divisor=lambda w, q, k, power: np.sqrt(float(w))),
+            "width_scale_full": _sweep_with(divisor=lambda w, q, k, power: float(k.shape[-1]) ** power),
+            "width_last_columns": _sweep_with(columns=lambda w: slice(-w, None)),
         },
     ),
     Exercise(
@@ -136,6 +97,18 @@ EXERCISES = [
             ],
             "jacobian_sign_flipped": lambda scores: -_jacobian(ref.softmax(scores, axis=-1)),
             "softmax_no_max_subtraction": lambda scores: _jacobian(_naive_softmax(scores)),
+        },
+    ),
+    Exercise(
+        "gradient_norms",
+        reference=_gradient_norms,
+        returns="a (n_queries,) array: the Frobenius norm of each row's softmax Jacobian",
+        uses={"softmax_jacobian": lambda scores: _jacobian(ref.softmax(scores, axis=-1))},
+        mutants={
+            "gradient_norm_squared": lambda scores: (_jacobians(scores) ** 2).sum(axis=(-2, -1)),
+            "gradient_norm_of_weights": lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1),
+            "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),
+            "gradient_norm_spectral": lambda scores: np.linalg.norm(_jacobians(scores), ord=2, axis=(-2, -1)),
         },
     ),
 ]

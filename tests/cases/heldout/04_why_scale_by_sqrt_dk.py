@@ -1,50 +1,6 @@
 """Held-out learner answers for notebook 04 (see README.md: never used to tune the diagnosis)."""
 
 MISTAKES = {
-    "scaled_scores": {
-        "scale_by_sqrt_tokens:n_queries": """
-def scaled_scores(queries, keys):
-    return queries @ keys.T / np.sqrt(len(queries))
-""",
-        "keys_without_transpose:dot": """
-def scaled_scores(queries, keys):
-    return np.dot(queries, keys) / np.sqrt(keys.shape[-1])
-""",
-        "no_scaling:matmul": """
-def scaled_scores(queries, keys):
-    return np.matmul(queries, keys.T)
-""",
-    },
-    "scaled_self_attention": {
-        "scale_applied_twice:helper": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scores = scaled_scores(queries, keys) / np.sqrt(keys.shape[-1])
-    return softmax(scores, axis=-1) @ values
-""",
-        "weights_transposed": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    weights = softmax(scaled_scores(queries, keys), axis=-1)
-    return weights.T @ values
-""",
-        "scale_by_d_k": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    weights = softmax(queries @ keys.T / keys.shape[-1], axis=-1)
-    return weights @ values
-""",
-        "keys_times_queries:helper": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(scaled_scores(keys, queries), axis=-1) @ values
-""",
-        "softmax_wrong_axis:axis0": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return softmax(scaled_scores(queries, keys), axis=0) @ values
-""",
-    },
     "score_variance": {
         "std_instead_of_variance:sqrt_var": """
 def score_variance(queries, keys):
@@ -52,7 +8,8 @@ def score_variance(queries, keys):
 """,
         "scaled_too_early:helper": """
 def score_variance(queries, keys):
-    return float(np.var(scaled_scores(queries, keys)))
+    scaled = queries @ keys.T / np.sqrt(keys.shape[-1])  # was a call of notebook 04's former scaled_scores
+    return float(np.var(scaled))
 """,
     },
     "attention_entropy": {
@@ -83,25 +40,6 @@ def softmax_jacobian(scores):
 }
 
 VARIANTS = {
-    "scaled_scores": {
-        "times_power": """
-def scaled_scores(queries, keys):
-    return np.matmul(queries, np.swapaxes(keys, -1, -2)) * keys.shape[-1] ** -0.5
-""",
-        "queries_width": """
-def scaled_scores(queries, keys):
-    return (queries @ keys.T) / np.sqrt(queries.shape[1])
-""",
-    },
-    "scaled_self_attention": {
-        "own_stable_softmax": """
-def scaled_self_attention(inputs, w_query, w_key, w_value):
-    q, k, v = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    s = q @ k.T / np.sqrt(k.shape[1])
-    e = np.exp(s - s.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)) @ v
-""",
-    },
     "score_variance": {
         "mean_of_squares": """
 def score_variance(queries, keys):
