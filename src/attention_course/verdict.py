@@ -298,10 +298,10 @@ def _mistake_that_raises(analysis: dict, error: str) -> str | None:
     """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique."""
     if analysis.get("expected_error"):
         return None  # the input itself is unusual: no basis for a guess
-    raising = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] is not None})
+    # Only the very same error: many different slips raise alike (a shape or dtype mismatch), so
+    # "it raises too" is no evidence for one of them.
     same = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] == error})
-    candidates = same or raising
-    return _name(candidates[0]) if len(candidates) == 1 else None
+    return _name(same[0]) if len(same) == 1 else None
 
 
 def _describe_difference(actual: np.ndarray, expected: np.ndarray) -> str:
@@ -416,13 +416,15 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     must not differ from theirs. A result with nan or inf where the expected one is finite is weak
     evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
     counts only when no other probe shows the answer wrong, and then asks that the mistake match
-    it, or at least overflow too.
+    it, or at least overflow too. Where the learner's code raised, the mistake must raise too; but
+    raising alone names nothing: some probe must show a wrong value that the mistake reproduces.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
     overflowing: list[set[str]] = []
     exact_overflows: list[set[str]] = []
     agree: list[tuple[dict, dict, object, dict, object]] = []  # probes where the learner is right
+    valued = False  # whether the learner returned a (wrong) value on some probe
     for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
         expected = analysis.get("expected")
         if expected is None:
@@ -439,6 +441,9 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
                 r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)})
         else:
             wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
+            valued = valued or outcome["status"] == "ok"
+    if wrong and not valued:
+        return []  # it only raised: many different slips raise alike, so that names none of them
     if wrong:
         ways = set.intersection(*wrong)
     elif overflowing:
