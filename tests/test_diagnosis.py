@@ -226,3 +226,21 @@ def test_a_float32_answer_to_float64_inputs_is_still_accepted(capsys):
 
     checks.check("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
     assert "✓" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("message", "kind"), [
+    ("expected m1 and m2 to have the same dtype, but got: double != float", "dtype"),
+    ("expected scalar type Float but found Double", "dtype"),
+    ("cannot compute MatMul as input #1(zero-based) was expected to be a double tensor but is a float tensor", "dtype"),
+    ("view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+     "contiguous subspaces)", "layout"),
+    ("mat1 and mat2 shapes cannot be multiplied (5x3 and 5x3)", "shape"),
+    ("matmul: Input operand 1 has a mismatch in its core dimension 0 (size 5 is different from 3)", "shape"),
+    ("Matrix size-incompatible: In[0]: [3,4], In[1]: [3,4] [Op:MatMul]", "shape"),
+    ("name 'x' is not defined", "other"),
+])
+def test_errors_are_told_apart_by_kind_across_frameworks(message, kind):
+    """A learner's dtype error must not be named as a mistake whose mutant fails on shapes (fresh set, 07)."""
+    from attention_course.verdict import error_kind
+
+    assert error_kind(message) == kind

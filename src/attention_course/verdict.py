@@ -294,14 +294,32 @@ def diagnose(actual: np.ndarray, analysis: dict) -> str | None:
                    [{"status": "ok", "value": actual}])
 
 
+def error_kind(message: str) -> str:
+    """What kind of error a message reports, the same in NumPy, PyTorch and TensorFlow wording:
+    ``layout`` (a view of a non-contiguous tensor), ``dtype``, ``shape``, or ``other``."""
+    text = message.lower()
+    if "contiguous" in text or "stride" in text:
+        return "layout"
+    if any(word in text for word in ("dtype", "scalar type", "same type", "type (", "tensor but is a",
+                                     "double !=", "float !=", "half !=")):
+        return "dtype"
+    if any(word in text for word in ("shape", "size", "dimension", "mismatch", "broadcast", "aligned",
+                                     "cannot be multiplied", "incompatible", "rank")):
+        return "shape"
+    return "other"
+
+
 def _mistake_that_raises(analysis: dict, error: str) -> str | None:
-    """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique."""
+    """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique.
+
+    The same message first; else the same kind of error (a dtype error is no shape mistake)."""
     if analysis.get("expected_error"):
         return None  # the input itself is unusual: no basis for a guess
-    # Only the very same error: many different slips raise alike (a shape or dtype mismatch), so
-    # "it raises too" is no evidence for one of them.
     same = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] == error})
-    return _name(same[0]) if len(same) == 1 else None
+    alike = sorted({m["mistake"] for m in analysis["mutants"]
+                    if m["error"] is not None and error_kind(m["error"]) == error_kind(error)})
+    candidates = same or alike
+    return _name(candidates[0]) if len(candidates) == 1 else None
 
 
 def _describe_difference(actual: np.ndarray, expected: np.ndarray) -> str:
@@ -391,7 +409,8 @@ def _failing_problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict])
 
 def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None) -> bool:
     if outcome["status"] == "raised":
-        return any(row["error"] is not None for row in rows)
+        kind = error_kind(outcome.get("message", ""))
+        return any(row["error"] is not None and error_kind(row["error"]) == kind for row in rows)
     if outcome["status"] != "ok":
         return False
     value = outcome["value"]
@@ -416,15 +435,14 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     must not differ from theirs. A result with nan or inf where the expected one is finite is weak
     evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
     counts only when no other probe shows the answer wrong, and then asks that the mistake match
-    it, or at least overflow too. Where the learner's code raised, the mistake must raise too; but
-    raising alone names nothing: some probe must show a wrong value that the mistake reproduces.
+    it, or at least overflow too. Where the learner's code raised, the mistake must raise the same
+    kind of error (:func:`error_kind`): a dtype error is no evidence of a shape mistake.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
     overflowing: list[set[str]] = []
     exact_overflows: list[set[str]] = []
     agree: list[tuple[dict, dict, object, dict, object]] = []  # probes where the learner is right
-    valued = False  # whether the learner returned a (wrong) value on some probe
     for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
         expected = analysis.get("expected")
         if expected is None:
@@ -441,9 +459,6 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
                 r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)})
         else:
             wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
-            valued = valued or outcome["status"] == "ok"
-    if wrong and not valued:
-        return []  # it only raised: many different slips raise alike, so that names none of them
     if wrong:
         ways = set.intersection(*wrong)
     elif overflowing:
