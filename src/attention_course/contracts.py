@@ -48,7 +48,6 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "attention_entropy": ("... n_keys",),
     "softmax_jacobian": ("n_keys",),
     # 05
-    "attention_row": ("d_k", "tokens d_k", "tokens d_v", "float"),
     "batched_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v"),
     "causal_mask": ("=n_tokens",),
     "masked_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v", "~... n_queries n_keys"),
