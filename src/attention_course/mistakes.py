@@ -294,6 +294,24 @@ _CATALOGUE = [
         "Head h owns the columns h*d_head to (h+1)*d_head. Reshape the feature axis as "
         "(n_heads, d_head), heads first, and undo it in the same order when combining.",
     ),
+    Mistake(
+        "torch_mask_not_inverted",
+        "the mask keeps this course's convention, but nn.MultiheadAttention reads True as blocked",
+        "PyTorch's nn.MultiheadAttention blocks attention where its boolean attn_mask is True, the opposite "
+        "of Keras and of notebook 05. Flip every entry before repeating the mask for the heads.",
+    ),
+    Mistake(
+        "torch_mask_heads_tiled",
+        "the copies for the heads are in the wrong order: all sequences for head 0 first",
+        "PyTorch reads entry b * n_heads + h as sequence b, head h: the n_heads copies of one sequence's "
+        "mask must sit next to each other, before the next sequence's copies.",
+    ),
+    Mistake(
+        "torch_mask_heads_not_merged",
+        "the heads have an axis of their own; nn.MultiheadAttention wants them merged into the first axis",
+        "A 3-d attn_mask has shape (batch * n_heads, n_queries, n_keys): merge the batch and heads axes "
+        "into one, sequence by sequence.",
+    ),
     # --- notebook 08: a pretrained transformer (BERT layers) ---
     Mistake(
         "weights_not_transposed",

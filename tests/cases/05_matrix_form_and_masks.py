@@ -6,39 +6,6 @@ Run by ``python3 tasks.py accuracy`` and tests/test_accuracy.py.
 """
 
 MISTAKES = {
-    "attention_row": {
-        "no_scaling": """
-def attention_row(query, keys, values, scale):
-    return softmax(keys @ query) @ values
-""",
-        "scale_applied_twice": """
-def attention_row(query, keys, values, scale):
-    scores = keys @ query / scale
-    return softmax(scores / scale) @ values  # the seed's "score1/k_d * V"
-""",
-        "no_softmax": """
-def attention_row(query, keys, values, scale):
-    return (keys @ query / scale) @ values
-""",
-        "softmax_no_max_subtraction": """
-def attention_row(query, keys, values, scale):
-    exps = np.exp(keys @ query / scale)
-    return (exps / exps.sum()) @ values
-""",
-        "returns_weights": """
-def attention_row(query, keys, values, scale):
-    return softmax(keys @ query / scale)
-""",
-        "weights_times_keys": """
-def attention_row(query, keys, values, scale):
-    return softmax(keys @ query / scale) @ keys
-""",
-        "changes_inputs_in_place": """
-def attention_row(query, keys, values, scale):
-    query /= scale
-    return softmax(keys @ query) @ values
-""",
-    },
     "batched_attention": {
         "keys_transpose_all_axes": """
 def batched_attention(queries, keys, values, scale=True):
@@ -203,27 +170,6 @@ def padding_mask(lengths, n_tokens):
 }
 
 VARIANTS = {
-    "attention_row": {
-        "loops_like_the_seed": """
-def attention_row(query, keys, values, scale):
-    scores = np.array([np.dot(query, k) for k in keys]) / scale
-    weights = softmax(scores)
-    output = np.zeros(values.shape[1])
-    for w, v in zip(weights, values):
-        output = output + w * v
-    return output
-""",
-        "scipy_softmax": """
-from scipy.special import softmax as scipy_softmax
-
-def attention_row(query, keys, values, scale):
-    return scipy_softmax(keys @ query / scale) @ values
-""",
-        "einsum": """
-def attention_row(query, keys, values, scale):
-    return np.einsum("t,td->d", softmax(np.einsum("td,d->t", keys, query) / scale), values)
-""",
-    },
     "batched_attention": {
         "einsum": """
 def batched_attention(queries, keys, values, scale=True):

@@ -240,6 +240,25 @@ def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
     return combine_heads(exps / exps.sum(axis=-1, keepdims=True) @ values) @ w_out
 """,
     },
+    "torch_attn_mask": {
+        "torch_mask_not_inverted": """
+def torch_attn_mask(mask, n_heads):
+    return np.repeat(np.asarray(mask, dtype=bool), n_heads, axis=0)
+""",
+        "torch_mask_heads_tiled": """
+def torch_attn_mask(mask, n_heads):
+    return np.concatenate([~mask for _ in range(n_heads)])
+""",
+        "torch_mask_heads_not_merged": """
+def torch_attn_mask(mask, n_heads):
+    return np.stack([~mask] * n_heads, axis=1)  # (batch, heads, queries, keys)
+""",
+        "changes_inputs_in_place": """
+def torch_attn_mask(mask, n_heads):
+    mask ^= True  # flip to PyTorch's convention
+    return np.repeat(mask, n_heads, axis=0)
+""",
+    },
 }
 
 VARIANTS = {
@@ -402,6 +421,22 @@ def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
     exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
     context = exps / exps.sum(axis=-1, keepdims=True) @ values
     return combine_heads(context) @ w_out
+""",
+    },
+    "torch_attn_mask": {
+        "repeat_logical_not": """
+def torch_attn_mask(mask, n_heads):
+    return np.repeat(np.logical_not(mask), n_heads, axis=0)
+""",
+        "broadcast_and_reshape": """
+def torch_attn_mask(mask, n_heads):
+    batch, n_queries, n_keys = mask.shape
+    blocked = np.broadcast_to((~mask)[:, None], (batch, n_heads, n_queries, n_keys))  # (batch, heads, q, k)
+    return blocked.reshape(batch * n_heads, n_queries, n_keys)
+""",
+        "list_comprehension": """
+def torch_attn_mask(mask, n_heads):
+    return np.array([~m for m in mask for _ in range(n_heads)])
 """,
     },
 }

@@ -12,34 +12,7 @@ import numpy as np
 from .. import reference as ref
 from . import Exercise
 
-# --- exercise 1: one output row, the seed's steps 4 to 7 -----------------------------------------
-
-
-def _attention_row(query, keys, values, scale, mistake=None):
-    """Context of one query: softmax(keys @ query / scale) @ values, shape (d_v,)."""
-    query, keys, values = ref.as_float(query), ref.as_float(keys), ref.as_float(values)
-    scores = keys @ query  # (tokens,)
-    if mistake == "keys_without_transpose":  # query @ keys: only defined when d_k == tokens
-        scores = query @ keys
-    if mistake != "no_scaling":
-        scores = scores / scale
-    if mistake == "scale_applied_twice":  # the seed's step-6 label "score1/k_d * V"
-        scores = scores / scale
-    if mistake == "softmax_no_max_subtraction":
-        exps = np.exp(scores)
-        weights = exps / exps.sum()
-    elif mistake == "no_softmax":
-        weights = scores
-    else:
-        weights = ref.softmax(scores)  # (tokens,)
-    if mistake == "returns_weights":
-        return weights
-    if mistake == "weights_times_keys":
-        return weights @ keys
-    return weights @ values  # (tokens,) @ (tokens, d_v) -> (d_v,)
-
-
-# --- exercise 2: all rows at once, for any leading batch axes ------------------------------------
+# --- exercise 1: all rows at once, for any leading batch axes ------------------------------------
 
 
 def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
@@ -103,7 +76,7 @@ def _masked_attention(queries, keys, values, mask, mistake=None):
     return _attention(queries, keys, values, scale=True, mask=mask, mistake=mistake)
 
 
-# --- exercises 3 and 5: masks --------------------------------------------------------------------
+# --- exercises 2 and 4: masks --------------------------------------------------------------------
 
 
 def _causal_mask(n_tokens, mistake=None):
@@ -135,22 +108,10 @@ def _mutants(function, mistakes):
 
 EXERCISES = [
     Exercise(
-        "attention_row",
-        reference=lambda query, keys, values, scale: ref.attention(ref.as_float(query)[None, :], keys, values,
-                                                                   scale=scale)[0],
-        returns="one output row, a 1-d array of length d_v",
-        mutants=_mutants(_attention_row, [
-            "no_scaling", "scale_applied_twice", "no_softmax", "softmax_no_max_subtraction",
-            "returns_weights", "weights_times_keys", "keys_without_transpose",
-        ]),
-    ),
-    Exercise(
         "batched_attention",
         reference=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
                                                                           scale=scale),
         returns="an array of shape (..., tokens, d_v)",
-        uses={"attention_row": lambda query, keys, values, scale: _attention_row(query, keys, values,
-                                                                                 scale)},
         mutants=_mutants(_batched_attention, [
             # scale_applied_twice is left out: dividing by sqrt(d_k) twice *is* dividing by d_k
             "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "softmax_wrong_axis",

@@ -2,10 +2,13 @@
 
 Head ``h`` owns the columns ``h * d_head : (h + 1) * d_head`` of the projected queries, keys and
 values, as in :func:`attention_course.reference.split_heads`, ``torch.nn.MultiheadAttention`` and
-``keras.layers.MultiHeadAttention``. The ``*_vs_torch`` and ``*_vs_keras`` exercises grade the
-learner's ``multi_head_attention`` against the libraries themselves, given the same weights; they
-import PyTorch and TensorFlow only when such a check runs.
+``keras.layers.MultiHeadAttention``. The comparison with the libraries is ungraded (it calls the
+learner's ``multi_head_attention``); ``torch_attn_mask`` lays a per-sequence boolean mask out as
+``torch.nn.MultiheadAttention`` reads its 3-d ``attn_mask``: True where blocked, entry
+``b * n_heads + h`` for sequence ``b``, head ``h``.
 """
+
+from functools import partial
 
 import numpy as np
 
@@ -104,27 +107,18 @@ _USES_ALL = {
 }
 
 
-# --- the same computation in the libraries -------------------------------------------------------
+# --- a mask in nn.MultiheadAttention's convention and layout --------------------------------------
 
 
-def _torch_reference(inputs, w_query, w_key, w_value, w_out, n_heads):
-    """torch.nn.MultiheadAttention loaded with the given weights; inputs (batch, tokens, d_model)."""
-    import torch
-
-    from .. import reference_torch
-
-    dtype = ref.as_float(inputs).dtype
-    tensors = [torch.from_numpy(np.ascontiguousarray(a, dtype=dtype))
-               for a in (inputs, w_query, w_key, w_value, w_out)]
-    return reference_torch.multi_head_attention_module(*tensors, n_heads).detach().numpy()
-
-
-def _keras_reference(inputs, w_query, w_key, w_value, w_out, n_heads):
-    """keras.layers.MultiHeadAttention loaded with the given weights (computes in float32)."""
-    from .. import reference_tf
-
-    arrays = [np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key, w_value, w_out)]
-    return np.asarray(reference_tf.multi_head_attention_layer(*arrays, n_heads))
+def _torch_attn_mask(mask, n_heads, mistake=None):
+    """(batch, queries, keys), True = allowed -> (batch * heads, queries, keys), True = blocked."""
+    mask = np.asarray(mask, dtype=bool)
+    blocked = mask if mistake == "torch_mask_not_inverted" else ~mask
+    if mistake == "torch_mask_heads_tiled":  # heads outermost: entry h * batch + b
+        return np.tile(blocked, (n_heads, 1, 1))
+    if mistake == "torch_mask_heads_not_merged":  # (batch, heads, queries, keys)
+        return np.repeat(blocked[:, None], n_heads, axis=1)
+    return np.repeat(blocked, n_heads, axis=0)  # entry b * n_heads + h
 
 
 EXERCISES = [
@@ -177,19 +171,11 @@ EXERCISES = [
         mutants=_MHA_MUTANTS,
     ),
     Exercise(
-        "multi_head_attention_vs_torch",
-        reference=_torch_reference,
-        mistakes_from=ref.multi_head_attention,
-        returns="an array of shape (batch, tokens, d_model)",
-        uses=_USES_ALL,
-        mutants=_MHA_MUTANTS,
-    ),
-    Exercise(
-        "multi_head_attention_vs_keras",
-        reference=_keras_reference,
-        mistakes_from=ref.multi_head_attention,
-        returns="an array of shape (batch, tokens, d_model)",
-        uses=_USES_ALL,
-        mutants=_MHA_MUTANTS,
+        "torch_attn_mask",
+        reference=_torch_attn_mask,
+        returns="a boolean array of shape (batch * n_heads, n_queries, n_keys)",
+        integers_ok=True,  # a 0/1 mask is judged by its values, as the masks of notebook 05
+        mutants={mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
+            "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged")},
     ),
 ]

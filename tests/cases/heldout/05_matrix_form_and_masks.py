@@ -1,17 +1,6 @@
 """Held-out learner answers for notebook 05 (see README.md: never used to tune the diagnosis)."""
 
 MISTAKES = {
-    "attention_row": {
-        "softmax_no_max_subtraction:inline": """
-def attention_row(query, keys, values, scale):
-    exps = np.exp(keys @ query / scale)
-    return exps / exps.sum() @ values
-""",
-        "returns_weights:inline": """
-def attention_row(query, keys, values, scale):
-    return softmax(np.dot(keys, query) / scale)
-""",
-    },
     "batched_attention": {
         "keys_transpose_all_axes:method": """
 def batched_attention(queries, keys, values, scale=True):
@@ -94,13 +83,6 @@ def padding_mask(lengths, n_tokens):
 }
 
 VARIANTS = {
-    "attention_row": {
-        "broadcast_sum": """
-def attention_row(query, keys, values, scale):
-    weights = softmax(np.dot(keys, query) / scale)
-    return (weights[:, None] * values).sum(axis=0)
-""",
-    },
     "batched_attention": {
         "queries_width": """
 def batched_attention(queries, keys, values, scale=True):
