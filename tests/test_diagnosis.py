@@ -92,7 +92,7 @@ def test_evidence_probes_keep_to_the_contract_and_vary_what_they_say():
     ("scaled_self_attention", "weights_transposed"),  # listed by no exercise of notebook 04
     ("multi_head_attention", "weights_transposed"),
     ("softmax_stable", "softmax_over_all_entries"),  # notebook 01 lists it nowhere
-    ("attention_weights_tf", "softmax_over_all_entries"),
+    ("scale_scores_tf", "scale_applied_twice"),
     ("state_attention", "scale_applied_twice"),
     ("masked_attention", "keys_times_queries"),
 ])

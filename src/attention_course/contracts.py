@@ -35,10 +35,9 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "state_weights": ("d_state", "n_states d_model", "d_state d_k", "d_model d_k"),
     "state_attention": ("d_state", "n_states d_model", "d_state d_k", "d_model d_k", "d_model d_v"),
     # 03
-    "scores_tf": ("n_queries d_k", "n_keys d_k"),
-    "attention_weights_tf": ("n_queries n_keys", "int"),
-    "attention_tf": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
-    "attention_numpy": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    "scale_scores_tf": ("n_queries n_keys", "int"),
+    "weighted_values_tf": ("n_queries n_keys", "n_keys d_v"),
+    "float32_roundoff": ("... n",),
     # 04
     "scaled_scores": ("n_queries d_k", "n_keys d_k"),
     "scaled_self_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
