@@ -91,8 +91,8 @@ def test_evidence_probes_keep_to_the_contract_and_vary_what_they_say():
 @pytest.mark.parametrize("exercise,mistake", [
     ("multi_head_attention", "weights_transposed"),
     ("softmax_stable", "softmax_over_all_entries"),  # notebook 01 lists it nowhere
-    ("attention_weights_tf", "softmax_over_all_entries"),
-    ("general_attention", "scale_applied_twice"),
+    ("scale_scores_tf", "scale_applied_twice"),
+    ("state_attention", "scale_applied_twice"),
     ("masked_attention", "keys_times_queries"),
 ])
 def test_shared_mistakes_reach_exercises_that_do_not_list_them(exercise, mistake):
@@ -126,11 +126,12 @@ def _inputs_of(exercise):
 
 
 def test_scaling_twice_is_not_told_it_divided_by_d_k_alone():
-    def scaled_softmax(scores, d_k):
-        scaled = scores / np.sqrt(d_k)
-        return ref.softmax(scaled / np.sqrt(d_k))
+    def state_weights(state, states, w_query, w_key):
+        scaled = (states @ w_key) @ (state @ w_query) / np.sqrt(w_key.shape[-1])
+        return ref.softmax(scaled / np.sqrt(w_key.shape[-1]))
 
-    message = _failure("scaled_softmax", scaled_softmax, RNG.normal(size=(3, 4)), 5)
+    message = _failure("state_weights", state_weights, RNG.normal(size=2), RNG.normal(size=(4, 3)),
+                       RNG.normal(size=(2, 5)), RNG.normal(size=(3, 5)))
     assert CATALOGUE["scale_applied_twice"].title in message
     assert CATALOGUE["scale_by_d_k"].title in message  # the same numbers: both are said
 
@@ -194,13 +195,13 @@ def test_a_function_right_for_square_inputs_only_is_told_so():
 
 
 def test_an_unknown_mistake_is_never_given_a_catalogued_name():
-    def attention_for_query(query, keys, values):  # softmax of the squared scores: in no catalogue
-        scores = (keys @ query) ** 2
+    def state_attention(state, states, w_query, w_key, w_value):  # softmax of the squared scores: in no catalogue
+        scores = ((states @ w_key) @ (state @ w_query)) ** 2
         weights = np.exp(scores - scores.max())
-        return weights / weights.sum() @ values
+        return weights / weights.sum() @ (states @ w_value)
 
-    message = _failure("attention_for_query", attention_for_query, RNG.normal(size=3), RNG.normal(size=(4, 3)),
-                       RNG.normal(size=(4, 2)))
+    message = _failure("state_attention", state_attention, RNG.normal(size=3), RNG.normal(size=(4, 3)),
+                       RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2)), RNG.normal(size=(3, 5)))
     assert not any(m.title in message for m in CATALOGUE.values()), message
 
 

@@ -32,15 +32,12 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "self_attention_no_weights": ("tokens d",),
     # 02
     "project_qkv": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_k"),
-    "key_scores": ("d_k", "tokens d_k"),
-    "scaled_softmax": ("... n_keys", "int"),
-    "attention_for_query": ("d_k", "tokens d_k", "tokens d_v"),
-    "general_attention": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_k"),  # via project_qkv
+    "state_weights": ("d_state", "n_states d_model", "d_state d_k", "d_model d_k"),
+    "state_attention": ("d_state", "n_states d_model", "d_state d_k", "d_model d_k", "d_model d_v"),
     # 03
-    "scores_tf": ("n_queries d_k", "n_keys d_k"),
-    "attention_weights_tf": ("n_queries n_keys", "int"),
-    "attention_tf": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
-    "attention_numpy": ("tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v"),
+    "scale_scores_tf": ("n_queries n_keys", "int"),
+    "weighted_values_tf": ("n_queries n_keys", "n_keys d_v"),
+    "float32_roundoff": ("... n",),
     # 04
     "score_variance": ("n_queries d_k", "n_keys d_k"),
     "width_sweep": ("n_queries d_max", "n_keys d_max", "n_widths <=d_max", "float"),

@@ -3,8 +3,6 @@
 import numpy as np
 
 from .. import reference as ref
-from ..mutants import naive_softmax as _naive_softmax
-from ..mutants import softmax_over_all_entries as _softmax_all
 from . import Exercise
 
 # --- exercise 1: project_qkv --------------------------------------------------------------------------
@@ -21,55 +19,58 @@ def _project_columns(inputs, w_query, w_key, w_value):
     return np.stack([inputs @ ref.as_float(w).T for w in (w_query, w_key, w_value)])
 
 
-# --- exercise 3: scaled_softmax -------------------------------------------------------------------
-
-
-
-
-
-
-def _scaled_softmax_with(scale_of, normalise=lambda s: ref.softmax(s, axis=-1)):
-    """scaled_softmax(scores, d_k) with the scale given by ``scale_of(scores, d_k)``."""
-    return lambda scores, d_k: normalise(ref.as_float(scores) / scale_of(scores, d_k))
-
-
-def _sqrt_d_k(scores, d_k):
-    return np.sqrt(d_k)
-
-
-# --- exercise 4: attention_for_query --------------------------------------------------------------
-
-
-def _for_query(scale_of=lambda keys: np.sqrt(keys.shape[-1]), normalise=lambda s: ref.softmax(s, -1),
-               output=lambda weights, query, keys, values: weights @ values):
-    """attention_for_query with one step replaceable, to build the mutants."""
-
-    def attend(query, keys, values):
-        query, keys, values = ref.as_float(query), ref.as_float(keys), ref.as_float(values)
-        weights = normalise(keys @ query / scale_of(keys))  # (tokens,)
-        return output(weights, query, keys, values)
-
-    return attend
-
-
-# --- exercise 5: general_attention -----------------------------------------------------------------
-
-
-def _matrix(project=ref.project, scores_of=lambda q, k: q @ k.T, scale_of=lambda x, k: np.sqrt(k.shape[-1]),
-            normalise=lambda s: ref.softmax(s, axis=-1), output=lambda w, q, k, v, s: w @ v):
-    """general_attention with one step replaceable, to build the mutants."""
-
-    def attend(inputs, w_query, w_key, w_value):
-        queries, keys, values = project(inputs, w_query, w_key, w_value)  # (tokens, d_k) each
-        scores = scores_of(queries, keys)  # (queries, keys)
-        weights = normalise(scores / scale_of(inputs, keys))  # rows sum to 1
-        return output(weights, queries, keys, values, scores)  # (queries, d_v)
-
-    return attend
-
-
 def _project_mixed(inputs, w_query, w_key, w_value):
     return ref.project(inputs, w_query, w_value, w_key)  # keys and values swapped
+
+
+# --- exercises 2 and 3: state_weights, state_attention ---------------------------------------------
+
+
+def _query_keys_values(state, states, w_query, w_key, w_value):
+    """The query projected from ``state`` (1, d_k); keys (n_states, d_k) and values (n_states, d_v) from
+    ``states``. Through the shared ``project`` step (each call given only matrices that fit its
+    input, since ``d_state`` and ``d_model`` may differ), so that its mistakes apply here too."""
+    query = ref.project(ref.as_float(state)[None, :], w_query, w_query, w_query)[0]  # (1, d_k)
+    _, keys, values = ref.project(states, w_key, w_key, w_value)  # (n_states, d_k), (n_states, d_v)
+    return query, keys, values
+
+
+def _state_weights(state, states, w_query, w_key):
+    query, keys, _ = _query_keys_values(state, states, w_query, w_key, w_key)
+    return ref.attention_weights(query, keys)[0]  # (n_states,)
+
+
+def _state_attention(state, states, w_query, w_key, w_value):
+    query, keys, values = _query_keys_values(state, states, w_query, w_key, w_value)
+    return ref.attention(query, keys, values)[0]  # (d_v,)
+
+
+def _by_width_of(which):
+    """The scores divided by sqrt of the width of ``states`` (which=1) or of ``state`` (which=0)."""
+
+    def divisor(state, states, w_query, w_key):
+        return np.sqrt(np.shape((state, states)[which])[-1])
+
+    return divisor
+
+
+def _weights_with(divisor):
+    def weights(state, states, w_query, w_key):
+        query = ref.as_float(state) @ ref.as_float(w_query)  # (d_k,)
+        keys = ref.as_float(states) @ ref.as_float(w_key)  # (n_states, d_k)
+        return ref.softmax(keys @ query / divisor(state, states, w_query, w_key))
+
+    return weights
+
+
+def _attention_with(divisor=lambda *a: np.sqrt(np.shape(a[3])[-1]), output=None):
+    def attend(state, states, w_query, w_key, w_value):
+        weights = _weights_with(divisor)(state, states, w_query, w_key)  # (n_states,)
+        matrix = {"keys": w_key, "queries": w_query}.get(output, w_value)
+        projected = ref.as_float(states) @ ref.as_float(matrix)  # (n_states, d_v), or the wrong matrix's
+        return weights @ projected  # (d_v,)
+
+    return attend
 
 
 EXERCISES = [
@@ -85,88 +86,26 @@ EXERCISES = [
         },
     ),
     Exercise(
-        "key_scores",
-        reference=lambda query, keys: ref.dot_scores(query, keys),
-        returns="a 1-d array of scores, one per key",
-        integers_ok=True,
+        "state_weights",
+        reference=_state_weights,
+        returns="a 1-d array of weights, one per state",
         mutants={
-            "sum_instead_of_dot": lambda query, keys: ref.as_float(keys) * ref.as_float(query),
-            "scaled_too_early": lambda query, keys: ref.dot_scores(query, keys) / np.sqrt(np.shape(keys)[-1]),
+            "scale_by_sqrt_d_model": [_weights_with(_by_width_of(1)), _weights_with(_by_width_of(0))],
+            "mixed_up_projections": lambda state, states, w_query, w_key: _state_weights(
+                state, states, w_key, w_query),  # the query through W_K, the keys through W_Q
+            "returns_scores": lambda state, states, w_query, w_key: (
+                ref.as_float(states) @ ref.as_float(w_key)) @ (ref.as_float(state) @ ref.as_float(w_query)),
         },
     ),
     Exercise(
-        "scaled_softmax",
-        reference=lambda scores, d_k: ref.scaled_softmax(scores, d_k),
-        returns="an array of weights with the shape of the scores",
-        mutants={
-            "no_scaling": _scaled_softmax_with(lambda s, d_k: 1.0),
-            "scale_by_d_k": _scaled_softmax_with(lambda s, d_k: d_k),
-            "scale_by_sqrt_tokens": _scaled_softmax_with(lambda s, d_k: np.sqrt(np.shape(s)[-1])),
-            "softmax_over_all_entries": _scaled_softmax_with(_sqrt_d_k, _softmax_all),
-            "softmax_wrong_axis": _scaled_softmax_with(_sqrt_d_k, lambda s: ref.softmax(s, axis=0)),
-            "softmax_no_max_subtraction": _scaled_softmax_with(_sqrt_d_k, _naive_softmax),
-            "normalise_by_sum": _scaled_softmax_with(_sqrt_d_k, lambda s: s / s.sum(-1, keepdims=True)),
-            "no_softmax": _scaled_softmax_with(_sqrt_d_k, lambda s: s),
-        },
-    ),
-    Exercise(
-        "attention_for_query",
-        reference=lambda query, keys, values: ref.attention(ref.as_float(query)[None, :], keys, values)[0],
+        "state_attention",
+        reference=_state_attention,
         returns="one attention vector, a 1-d array of length d_v",
-        uses={
-            "key_scores": lambda query, keys: ref.dot_scores(query, keys),
-            "scaled_softmax": _scaled_softmax_with(_sqrt_d_k),
-        },
+        uses={"state_weights": _state_weights},
         mutants={
-            "no_scaling": _for_query(scale_of=lambda k: 1.0),
-            "scale_by_d_k": _for_query(scale_of=lambda k: k.shape[-1]),
-            "scale_by_sqrt_tokens": _for_query(scale_of=lambda k: np.sqrt(k.shape[0])),
-            "normalise_by_sum": _for_query(normalise=lambda s: s / s.sum()),
-            "no_softmax": _for_query(normalise=lambda s: s),
-            "returns_weights": _for_query(output=lambda w, q, k, v: w),
-            "weights_times_keys": _for_query(output=lambda w, q, k, v: w @ k),
-            "returns_scores": lambda query, keys, values: ref.dot_scores(query, keys),
-            "softmax_no_max_subtraction": _for_query(normalise=_naive_softmax),
-            "weights_times_scores": [  # weights @ scores (one number), or weights * scores
-                _for_query(output=lambda w, q, k, v: w @ (k @ q)),
-                _for_query(output=lambda w, q, k, v: w * (k @ q)),
-            ],
-        },
-    ),
-    Exercise(
-        "general_attention",
-        reference=lambda inputs, w_query, w_key, w_value: ref.self_attention(inputs, w_query, w_key, w_value),
-        returns="a (tokens, d_v) array: one attention vector per word",
-        uses={
-            "project_qkv": _project,
-            "key_scores": lambda query, keys: ref.dot_scores(query, keys),
-            "scaled_softmax": _scaled_softmax_with(_sqrt_d_k),
-            "attention_for_query": _for_query(),
-        },
-        mutants={
-            "no_scaling": _matrix(scale_of=lambda x, k: 1.0),
-            "scale_by_d_k": _matrix(scale_of=lambda x, k: k.shape[-1]),
-            "scale_by_sqrt_tokens": _matrix(scale_of=lambda x, k: np.sqrt(k.shape[0])),
-            "scale_by_sqrt_d_model": _matrix(scale_of=lambda x, k: np.sqrt(np.shape(x)[-1])),
-            "softmax_over_all_entries": _matrix(normalise=_softmax_all),
-            "softmax_wrong_axis": _matrix(normalise=lambda s: ref.softmax(s, axis=0)),
-            "normalise_by_sum": _matrix(normalise=lambda s: s / s.sum(-1, keepdims=True)),
-            "no_softmax": _matrix(normalise=lambda s: s),
-            "keys_without_transpose": _matrix(scores_of=lambda q, k: q @ k),
-            "keys_times_queries": _matrix(scores_of=lambda q, k: k @ q.T),
-            "weights_transposed": _matrix(output=lambda w, q, k, v, s: w.T @ v),
-            "weights_times_scores": _matrix(output=lambda w, q, k, v, s: w @ s),
-            "weights_times_keys": _matrix(output=lambda w, q, k, v, s: w @ k),
-            "weights_times_queries": _matrix(output=lambda w, q, k, v, s: w @ q),
-            "returns_weights": _matrix(output=lambda w, q, k, v, s: w),
-            "returns_scores": _matrix(output=lambda w, q, k, v, s: s),
-            "mixed_up_projections": _matrix(project=_project_mixed),
-            "projection_order": _matrix(project=lambda *a: tuple(_project_columns(*a))),
-            "softmax_no_max_subtraction": _matrix(normalise=_naive_softmax),
-            "loop_leftover": [  # `return` inside the loop over the queries: only the first row
-                _matrix(output=lambda w, q, k, v, s: (w @ v)[0]),
-                _matrix(output=lambda w, q, k, v, s: (w @ v)[:1]),
-            ],
+            "scale_by_sqrt_d_model": [_attention_with(_by_width_of(1)), _attention_with(_by_width_of(0))],
+            "weights_times_keys": _attention_with(output="keys"),
+            "mixed_up_projections": _attention_with(output="queries"),  # the values projected with W_Q
         },
     ),
 ]

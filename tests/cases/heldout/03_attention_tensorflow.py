@@ -1,142 +1,114 @@
-"""Held-out learner answers for notebook 03 (see README.md: never used to tune the diagnosis)."""
+"""Held-out learner answers for notebook 03 (see README.md: never used to tune the diagnosis).
+
+Notebook 03's exercises were replaced in issue 12 (part 3); these are the same cases as
+``tests/cases/fresh/03_attention_tensorflow_new.py``, written before the new exercises' mutants.
+"""
 
 MISTAKES = {
-    "scores_tf": {
-        "keys_times_queries:transpose_b": """
-def scores_tf(queries, keys):
-    return tf.matmul(keys, queries, transpose_b=True)
+    "scale_scores_tf": {
+        "integer_arithmetic:floor_division": """
+def scale_scores_tf(scores, d_k):
+    return scores // int(np.sqrt(d_k))
 """,
-        "sum_instead_of_dot:reduce_sum": """
-def scores_tf(queries, keys):
-    return tf.reduce_sum(queries * keys, axis=-1)
+        "integer_arithmetic:cast_back": """
+def scale_scores_tf(scores, d_k):
+    scaled = tf.cast(scores, tf.float32) / np.sqrt(d_k)
+    return tf.cast(scaled, scores.dtype)
 """,
-    },
-    "attention_weights_tf": {
-        "softmax_wrong_axis:axis0": """
-def attention_weights_tf(scores, d_k):
-    scores = tf.cast(scores, tf.float32)
-    return tf.nn.softmax(scores / tf.sqrt(float(d_k)), axis=0)
+        "lower_precision:always_float32": """
+def scale_scores_tf(scores, d_k):
+    return tf.cast(scores, tf.float32) / tf.math.sqrt(float(d_k))
 """,
-        "softmax_over_all_entries": """
-def attention_weights_tf(scores, d_k):
-    scaled = tf.cast(scores, tf.float32) / tf.sqrt(float(d_k))
-    exps = tf.exp(scaled - tf.reduce_max(scaled))
-    return exps / tf.reduce_sum(exps)
+        "no_scaling:cast_only": """
+def scale_scores_tf(scores, d_k):
+    if scores.dtype.is_integer:
+        scores = tf.cast(scores, tf.float32)
+    return scores
 """,
-        "softmax_no_max_subtraction:inline": """
-def attention_weights_tf(scores, d_k):
-    scaled = tf.cast(scores, tf.float32) / tf.sqrt(float(d_k))
-    exps = tf.exp(scaled)
-    return exps / tf.reduce_sum(exps, axis=-1, keepdims=True)
+        "scale_by_d_k:no_root": """
+def scale_scores_tf(scores, d_k):
+    if scores.dtype.is_integer:
+        scores = tf.cast(scores, tf.float32)
+    return scores / tf.cast(d_k, scores.dtype)
 """,
-        "integer_arithmetic:floor_div": """
-def attention_weights_tf(scores, d_k):
-    scaled = scores // int(np.sqrt(d_k))
-    return tf.nn.softmax(tf.cast(scaled, tf.float32), axis=-1)
-""",
-        "lower_precision": """
-def attention_weights_tf(scores, d_k):
-    scaled = tf.cast(scores, tf.float16) / tf.sqrt(tf.cast(d_k, tf.float16))
-    return tf.nn.softmax(scaled, axis=-1)
+        "scale_applied_twice:sqrt_twice": """
+def scale_scores_tf(scores, d_k):
+    if scores.dtype.is_integer:
+        scores = tf.cast(scores, tf.float32)
+    root = tf.math.sqrt(tf.cast(d_k, scores.dtype))
+    return scores / root / root
 """,
     },
-    "attention_tf": {
-        "weights_transposed:tf_transpose": """
-def attention_tf(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    weights = attention_weights_tf(scores_tf(queries, keys), keys.shape[-1])
-    return tf.transpose(weights) @ tf.cast(values, weights.dtype)
+    "weighted_values_tf": {
+        "integer_arithmetic:weights_to_int": """
+def weighted_values_tf(weights, values):
+    return tf.matmul(tf.cast(weights, values.dtype), values)
 """,
-        "keys_times_queries:helper": """
-def attention_tf(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    weights = attention_weights_tf(scores_tf(keys, queries), keys.shape[-1])
-    return weights @ tf.cast(values, weights.dtype)
+        "weights_transposed:transpose_a": """
+def weighted_values_tf(weights, values):
+    return tf.matmul(weights, tf.cast(values, weights.dtype), transpose_a=True)
 """,
-        "scale_by_sqrt_d_model": """
-def attention_tf(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    weights = attention_weights_tf(scores_tf(queries, keys), inputs.shape[-1])
-    return weights @ tf.cast(values, weights.dtype)
+        "lower_precision:always_float32": """
+def weighted_values_tf(weights, values):
+    return tf.cast(weights, tf.float32) @ tf.cast(values, tf.float32)
+""",
+        "returns_weights:forgot_values": """
+def weighted_values_tf(weights, values):
+    values = tf.cast(values, weights.dtype)
+    return weights
 """,
     },
-    "attention_numpy": {
-        "softmax_over_all_entries": """
-def attention_numpy(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scaled = queries @ keys.T / np.sqrt(keys.shape[-1])
-    exps = np.exp(scaled - scaled.max())
-    return (exps / exps.sum()) @ values
+    "float32_roundoff": {
+        "lower_precision:subtract_in_float32": """
+def float32_roundoff(x):
+    x32 = tf.cast(x, tf.float32)
+    return x32 - tf.cast(x, tf.float32)
 """,
-        "scale_by_sqrt_d_model": """
-def attention_numpy(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    scaled = queries @ keys.T / np.sqrt(inputs.shape[1])
-    exps = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
-    return exps / exps.sum(axis=-1, keepdims=True) @ values
-""",
-        "mixed_up_projections": """
-def attention_numpy(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_value, inputs @ w_key
-    scaled = queries @ keys.T / np.sqrt(keys.shape[-1])
-    exps = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
-    return exps / exps.sum(axis=-1, keepdims=True) @ values
-""",
-        "softmax_no_max_subtraction:inline": """
-def attention_numpy(inputs, w_query, w_key, w_value):
-    queries, keys, values = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    exps = np.exp(queries @ keys.T / np.sqrt(keys.shape[-1]))
-    return exps / exps.sum(axis=1, keepdims=True) @ values
+        "lower_precision:result_cast_to_float32": """
+def float32_roundoff(x):
+    rounded = tf.cast(tf.cast(x, tf.float32), tf.float64)
+    return tf.cast(rounded - x, tf.float32)
 """,
     },
 }
 
 VARIANTS = {
-    "scores_tf": {
-        "einsum": """
-def scores_tf(queries, keys):
-    return tf.einsum('qd,kd->qk', queries, keys)
+    "scale_scores_tf": {
+        "rsqrt": """
+def scale_scores_tf(scores, d_k):
+    if not scores.dtype.is_floating:
+        scores = tf.cast(scores, tf.float32)
+    return scores * tf.math.rsqrt(tf.constant(d_k, dtype=scores.dtype))
 """,
-        "tf_transpose": """
-def scores_tf(queries, keys):
-    return queries @ tf.transpose(keys)
-""",
-    },
-    "attention_weights_tf": {
-        "math_softmax_python_sqrt": """
+        "math_sqrt_python_float": """
 import math
 
-def attention_weights_tf(scores, d_k):
-    if scores.dtype.is_integer:
+def scale_scores_tf(scores, d_k):
+    if scores.dtype in (tf.int32, tf.int64):
         scores = tf.cast(scores, tf.float32)
-    return tf.math.softmax(scores / math.sqrt(d_k), axis=-1)
-""",
-        "reduce_logsumexp": """
-def attention_weights_tf(scores, d_k):
-    if scores.dtype.is_integer:
-        scores = tf.cast(scores, tf.float32)
-    scaled = scores / tf.sqrt(tf.cast(d_k, scores.dtype))
-    return tf.exp(scaled - tf.reduce_logsumexp(scaled, axis=-1, keepdims=True))
+    return scores / math.sqrt(d_k)
 """,
     },
-    "attention_tf": {
-        "cast_inputs_first": """
-def attention_tf(inputs, w_query, w_key, w_value):
-    x = tf.cast(inputs, tf.float32)
-    q = x @ tf.cast(w_query, tf.float32)
-    k = x @ tf.cast(w_key, tf.float32)
-    v = x @ tf.cast(w_value, tf.float32)
-    weights = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) / tf.sqrt(float(k.shape[-1])), axis=-1)
-    return weights @ v
+    "weighted_values_tf": {
+        "einsum": """
+def weighted_values_tf(weights, values):
+    return tf.einsum('qk,kv->qv', weights, tf.cast(values, weights.dtype))
+""",
+        "broadcast_sum": """
+def weighted_values_tf(weights, values):
+    values = tf.cast(values, weights.dtype)
+    return tf.reduce_sum(weights[:, :, None] * values[None, :, :], axis=1)
 """,
     },
-    "attention_numpy": {
-        "scipy_softmax": """
-from scipy.special import softmax as _softmax
-
-def attention_numpy(inputs, w_query, w_key, w_value):
-    q, k, v = inputs @ w_query, inputs @ w_key, inputs @ w_value
-    return _softmax(q @ k.T / np.sqrt(k.shape[1]), axis=1) @ v
+    "float32_roundoff": {
+        "cast_back_to_input_dtype": """
+def float32_roundoff(x):
+    return tf.cast(tf.cast(x, tf.float32), x.dtype) - x
+""",
+        "through_numpy": """
+def float32_roundoff(x):
+    x = np.asarray(x)
+    return tf.convert_to_tensor(x.astype(np.float32).astype(np.float64) - x)
 """,
     },
 }
