@@ -35,6 +35,16 @@ def _answer(function, probe):
     return value
 
 
+# Pairs still asked twice, each for a reason, and to be removed (issue 12 stays open for them). The
+# list may only shrink: a pair that is gone must leave it, and no new pair may appear.
+KNOWN_TWICE = {
+    frozenset({"context_vector", "weighted_values_tf"}):
+        "03 grades the cast tf.matmul needs (values to the weights' dtype), but the result is 01's weighted sum",
+    frozenset({"state_attention", "cross_attention"}):
+        "02's decoder-state query is 07's cross_attention for one query (07 adds PyTorch and batches only)",
+}
+
+
 def test_no_graded_function_is_asked_for_twice():
     exercises, firsts = all_exercises(), _first_inputs()
     assert len(firsts) >= 0.8 * len(exercises), "most exercises have a stored plan to take inputs from"
@@ -49,5 +59,8 @@ def test_no_graded_function_is_asked_for_twice():
             value = _answer(spec.reference, probe)
             if value is not None and value.shape == expected.shape and np.allclose(
                     value.astype(np.float64), expected.astype(np.float64), rtol=1e-6, atol=1e-9):
-                twice.append(f"{other} answers {name}")
-    assert not twice, "; ".join(sorted(twice))
+                twice.append(frozenset({name, other}))
+    new = sorted(" and ".join(sorted(pair)) for pair in set(twice) - set(KNOWN_TWICE))
+    gone = sorted(" and ".join(sorted(pair)) for pair in set(KNOWN_TWICE) - set(twice))
+    assert not new, f"asked for twice: {'; '.join(new)}"
+    assert not gone, f"no longer asked twice (remove from KNOWN_TWICE): {'; '.join(gone)}"
