@@ -40,7 +40,9 @@ FRESH = [name for name in ASSIGNMENTS if case_files(name, "fresh")]
 
 # The held-out set was written for notebooks 01-06; notebooks 07 and 08 came later and have only
 # design cases so far (a held-out set for them must be written before anyone tunes on it).
-HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06"]
+# Notebook 03's exercises were all replaced in the second edition (issue 12): its cases written
+# before their key are in the fresh set, not copied here.
+HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06" and not name.startswith("03")]
 
 
 # The fresh set was written for issue 11's second measurement; notebook 03 was being rewritten then.
