@@ -35,3 +35,42 @@ def test_dead_worker_is_retried_once_then_reported(tmp_path, monkeypatch):
     assert results["cleo"].status == "failed" and results["cleo"].score == 0
     assert "worker died" in results["cleo"].message and "retried once" in results["cleo"].message
     assert attempts == {"ada": 2, "ben": 1, "cleo": 2}
+
+
+def test_stand_ins_are_never_computed_with_a_mistake_swapped_in():
+    """The grader computes mistakes' results (a step of the reference replaced for a moment) in one
+    thread while worker threads answer stand-ins from the same reference: they must not mix (a wrong
+    earlier answer would otherwise cost a later exercise its points, now and then)."""
+    import threading
+
+    import numpy as np
+
+    from attention_course.convert import decode, encode
+    from autograder.key import mutant_outputs
+    from autograder.key.exercises import get_exercise
+    from autograder.workers import oracle
+
+    rng = np.random.default_rng(0)
+    args = [rng.normal(size=3), rng.normal(size=(5, 4)), rng.normal(size=(3, 6)), rng.normal(size=(4, 6))]
+    job = {"cells": [{"calls": [{"exercise": "state_attention", "meta": {"uses": ["state_weights"]}}]}]}
+    answer = oracle(job)
+    event = {"exercise": "state_attention", "dependency": "state_weights", "args": encode(args), "kwargs": {}}
+    right = get_exercise("state_weights").reference(*args)
+    probe = {"inputs": args, "kwargs": {}}
+    stop, wrong = threading.Event(), []
+
+    def mistakes():
+        while not stop.is_set():
+            mutant_outputs("state_weights", probe)
+
+    thread = threading.Thread(target=mistakes)
+    thread.start()
+    try:
+        for _ in range(300):
+            value = decode(answer(event)["value"])
+            if not np.allclose(value, right):
+                wrong.append(value)
+    finally:
+        stop.set()
+        thread.join()
+    assert not wrong, f"{len(wrong)} of 300 stand-ins were computed with a mistake swapped in"

@@ -40,7 +40,9 @@ def _plain(value):
 
 def _call(function, args, kwargs):
     """(result, None) or (None, the error's first line), with NumPy's warnings silenced."""
-    with np.errstate(all="ignore"):
+    from .mistakes import steps_unchanged
+
+    with steps_unchanged(), np.errstate(all="ignore"):
         try:
             return _plain(function(*args, **kwargs)), None
         except Exception as error:
