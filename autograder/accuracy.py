@@ -11,8 +11,9 @@ Three sets of cases, reported separately:
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
   before the diagnosis was tuned, but later used to generalise it (see its README): its figure is
   biased;
-- the *fresh* set, ``tests/cases/fresh/<notebook>*.py``: learner answers written after the last
-  change to the diagnosis, by people who had not read the key, and never used to tune it (see its
+- the *fresh* set, ``tests/cases/fresh/<notebook>*.py``: learner answers written by people who had
+  not read the key, committed before the diagnosis first ran on them; its first measurement is the
+  unbiased one, and later figures are marked as biased when a change followed its failures (see its
   README). Every file whose name starts with the notebook's name is loaded and merged
   (``05_matrix_form_and_masks.py``, ``05_matrix_form_and_masks_new.py``, ...), so that cases for
   new exercises can live in files of their own. It measures how well the diagnosis generalises.
