@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures as futures
 import contextlib
 import copy
 import fcntl
@@ -194,6 +193,92 @@ def verdict_outputs(calls: list[dict], outcomes: dict, key) -> tuple[list[dict],
 # --- the run -------------------------------------------------------------------------------------
 
 
+# --- where jobs run ----------------------------------------------------------------------------------
+
+
+def _failed(reason: str) -> dict:
+    return {"status": "failed", "reason": reason, "cells": {}, "probes": {}, "records": []}
+
+
+class _Jobs:
+    """Jobs submitted while others run; each result is put on ``events`` as ("result", tag, result).
+
+    The grader's own work on a result (verdict, gradebook, feedback) happens in the thread that
+    reads ``events``, so a worker starts its next job at once instead of waiting for it.
+    """
+
+    def __init__(self, events: queue.Queue, hide: list[str], keep: list[str]):
+        self.events, self.hide, self.keep = events, hide, keep
+
+    def submit(self, tag, job: dict) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """No more jobs; the workers stop when the queue is empty."""
+
+
+class _LocalJobs(_Jobs):
+    """This machine's warm workers: one thread per worker, each with its own zygote."""
+
+    def __init__(self, grader: Grader, events: queue.Queue, hide: list[str], keep: list[str]):
+        super().__init__(events, hide, keep)
+        self.grader, self.queue, self.threads = grader, queue.Queue(), []
+
+    def submit(self, tag, job: dict) -> None:
+        self.queue.put((tag, dict(job, hide=self.hide, keep=self.keep)))
+        if len(self.threads) < self.grader.workers:
+            thread = threading.Thread(target=self._work, daemon=True)
+            self.threads.append(thread)
+            thread.start()
+
+    def _work(self) -> None:
+        zygote = self.grader._take_zygote()
+        try:
+            while (item := self.queue.get()) is not None:
+                tag, job = item
+                for attempt in range(2):
+                    try:
+                        if zygote is None:
+                            zygote = self.grader._zygote()
+                        result = run_job(zygote, job)
+                        break
+                    except Exception as died:  # a dead worker costs this submission only
+                        if zygote is not None:
+                            zygote.close()
+                        zygote = None
+                        result = _failed(f"the grading worker died ({died}); "
+                                         f"{'retried once' if attempt else 'retrying'}")
+                self.events.put(("result", tag, result))
+        finally:
+            if zygote is not None:
+                self.grader._pool.put(zygote)  # warm for a later run in this process
+
+    def close(self) -> None:
+        for _ in self.threads:
+            self.queue.put(None)
+
+
+class _ClusterJobs(_Jobs):
+    """A Dask cluster: each job a task, retried once on another worker if its worker dies."""
+
+    def __init__(self, client, events: queue.Queue, hide: list[str], keep: list[str]):
+        super().__init__(events, hide, keep)
+        self.client, self.futures = client, []
+
+    def submit(self, tag, job: dict) -> None:
+        future = self.client.submit(dask_task, dict(job, hide=self.hide, keep=self.keep), pure=False, retries=1)
+        self.futures.append(future)  # held, so the cluster keeps the task
+
+        def done(future, tag=tag):
+            try:
+                result = future.result()
+            except Exception as error:
+                result = _failed(f"the worker failed twice: {type(error).__name__}: {str(error)[:200]}")
+            self.events.put(("result", tag, result))
+
+        future.add_done_callback(done)
+
+
 class Grader:
     def __init__(self, out: Path, db_url: str | None, limits: dict, workers: int, scheduler: str | None,
                  progress: bool = True, force: bool = False, all_cells: bool = False):
@@ -224,8 +309,13 @@ class Grader:
 
     # -- set-up ------------------------------------------------------------------------------------
 
-    def prepare(self, present: list[str]) -> dict[str, dict]:
-        """Course directory, gradebook entries and plans for the assignments present; cached."""
+    def set_up(self, present: list[str]) -> tuple[dict[str, dict], list, list, dict]:
+        """The course directory, and what is known without running anything.
+
+        Returns (plans found: stored by the build or cached by an earlier run, [(assignment, plan
+        file)] still to learn, [(assignment, stamp)] still to generate, the generation stamps).
+        Nothing waits here: generating and learning run beside the grading (see :meth:`_grade`).
+        """
         self.course.mkdir(parents=True, exist_ok=True)
         make_course(self.course, self.db_url, only=present)
         with open(self.course / "nbgrader_config.py", "a", encoding="utf-8") as config:
@@ -234,8 +324,7 @@ class Grader:
         cache.mkdir(exist_ok=True)
         stamps = self.course / "generated.json"
         generated = json.loads(stamps.read_text()) if stamps.is_file() else {}
-        todo_generate = []
-        plans, todo_plans = {}, []
+        plans, todo_plans, todo_generate = {}, [], []
         for name in present:
             source_bytes = (SOLUTIONS / f"{name}.ipynb").read_bytes()
             stamp = _digest(source_bytes, self.db_url.encode())
@@ -248,29 +337,7 @@ class Grader:
                 plans[name] = plan
             else:
                 todo_plans.append((name, plan_file))
-        with futures.ThreadPoolExecutor(max_workers=self.workers) as pool:
-            # One nbgrader process for several assignments ("*": every one in source/): its start-up
-            # (imports, gradebook migration) costs more than generating a notebook.
-            generating = {}
-            if todo_generate:
-                which = todo_generate[0][0] if len(todo_generate) == 1 else "*"
-                generating[pool.submit(nbgrader, self.course, "generate_assignment", which, "--force",
-                                       timeout=600)] = todo_generate
-            if todo_plans:
-                sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
-                jobs = {name: record_job(sources[name], self.limits, self.all_cells) for name, _ in todo_plans}
-                results = self.run_many(list(jobs.items()), desc="learning the tests", show=False)
-                for name, plan_file in todo_plans:
-                    plans[name] = plan_from_records(sources[name], results[name])
-                    plan_file.write_text(json.dumps(encode(plans[name])))
-            for future, todo in generating.items():
-                code, output = future.result()
-                if code != 0:
-                    names = ", ".join(name for name, _ in todo)
-                    raise SystemExit(f"could not prepare {names} from solutions/:\n{output[-2000:]}")
-                generated.update(dict(todo))
-        stamps.write_text(json.dumps(generated))
-        return plans
+        return plans, todo_plans, todo_generate, generated
 
     def encoded_plan(self, assignment: str, plan: dict) -> tuple[dict, dict]:
         """A plan's calls as plain data, encoded once a run: ({grade_id: calls}, {digest: large array}).
@@ -317,71 +384,12 @@ class Grader:
         keep |= {p for p in sys.path if p and "site-packages" in p}
         return sorted(keep)
 
-    def run_many(self, jobs: list[tuple[object, dict]], desc: str, show: bool = True, on_result=None) -> dict:
-        """Run ``jobs`` ([(tag, job)]) on the pool or the cluster; {tag: result}. Calls ``on_result``."""
-        results = {}
-        bar = tqdm(total=len(jobs), desc=desc, unit="notebook", disable=not (show and self.progress),
-                   file=sys.stdout, smoothing=0.1)
+    def _start_jobs(self, events: queue.Queue) -> _Jobs:
+        """Where jobs run: this machine's warm workers, or the Dask cluster. Results arrive on ``events``."""
         hide, keep = self._hide(self.extra_hide), self._keep()
-        jobs = [(tag, dict(job, hide=hide, keep=keep)) for tag, job in jobs]
-
-        def finish(tag, result):
-            results[tag] = result
-            if on_result is not None:
-                on_result(tag, result)
-            bar.update(1)
-
         if self.scheduler:
-            client = self.client
-            submitted = {client.submit(dask_task, job, pure=False, retries=1): tag for tag, job in jobs}
-            from distributed import as_completed
-
-            for future in as_completed(submitted):
-                tag = submitted[future]
-                try:
-                    finish(tag, future.result())
-                except Exception as error:
-                    finish(tag, {"status": "failed", "reason": f"the worker failed twice: {type(error).__name__}: "
-                                 f"{str(error)[:200]}", "cells": {}, "probes": {}, "records": []})
-        else:
-            queue = list(jobs)
-            queue_lock = threading.Lock()
-
-            def work():
-                zygote = self._take_zygote()
-                try:
-                    while True:
-                        with queue_lock:
-                            if not queue:
-                                return
-                            tag, job = queue.pop(0)
-                        for attempt in range(2):
-                            try:
-                                if zygote is None:
-                                    zygote = self._zygote()
-                                result = run_job(zygote, job)
-                                break
-                            except Exception as died:  # a dead worker costs this submission only
-                                if zygote is not None:
-                                    zygote.close()
-                                zygote = None
-                                result = {"status": "failed", "reason": f"the grading worker died ({died}); "
-                                          f"{'retried once' if attempt else 'retrying'}",
-                                          "cells": {}, "probes": {}, "records": []}
-                        with self.lock:
-                            finish(tag, result)
-                finally:
-                    if zygote is not None:
-                        self._pool.put(zygote)  # warm for the next batch of jobs in this run
-
-            threads = [threading.Thread(target=work, daemon=True) for _ in range(min(self.workers, len(jobs)))]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                while thread.is_alive():
-                    thread.join(0.2)
-        bar.close()
-        return results
+            return _ClusterJobs(self.client, events, hide, keep)
+        return _LocalJobs(self, events, hide, keep)
 
     def warm_up(self) -> None:
         """Start this machine's warm workers in the background (their imports overlap the set-up)."""
@@ -483,6 +491,9 @@ class Grader:
         return False
 
     def _grade(self, folder: Path, known: list[str], students_wanted, only) -> list[Result]:
+        """Grade every submission found, streaming: nbgrader's generate_assignment and the learning of
+        missing plans run beside the grading of the assignments that are ready, and a worker never
+        waits for the grader's bookkeeping of the previous result."""
         started = time.perf_counter()
         found = find_submissions(folder, known)
         students = sorted({s for s, _ in found if not students_wanted or s in students_wanted})
@@ -495,72 +506,134 @@ class Grader:
         source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
         if self._anything_to_run(found, students, present, source_ids, previous):
             self.warm_up()  # the workers' imports overlap nbgrader's set-up
-        plans = self.prepare(present) if present else {}
-        maxima = {name: points(self.course, name) for name in present}
-        released = {name: nbio.read(self.course / "release" / name / f"{name}.ipynb") for name in present}
+            threading.Thread(target=_preload, daemon=True).start()  # and so do ours
+        plans, todo_plans, todo_generate, generated = self.set_up(present) if present else ({}, [], [], {})
+        events: queue.Queue = queue.Queue()
+        jobs = self._start_jobs(events)
+        bar = tqdm(total=0, desc="grading", unit="notebook", disable=not self.progress, file=sys.stdout,
+                   smoothing=0.1)
         results: dict[tuple[str, str], Result] = {}
-        jobs, contexts = [], {}
-        for student in students:
-            for assignment in present:
-                result = Result(student, assignment, f"{assignment}.ipynb", auto_max_score=maxima[assignment][0],
-                                max_score=maxima[assignment][1])
-                candidates = found.get((student, assignment), [])
-                chosen, note = choose_notebook(candidates, assignment, source_ids[assignment])
-                if chosen is None:
-                    result.status = "missing"
-                    result.message = ("no notebook submitted" if not candidates else
-                                      f"none of {[p.name for p in candidates]} is {assignment}.ipynb")
-                    results[(student, assignment)] = result
-                    continue
-                problem = validate(chosen)
-                if problem:
-                    result.status, result.message = "invalid", f"{chosen.name}: {problem}"
-                    results[(student, assignment)] = result
-                    continue
-                data = chosen.read_bytes()
-                fingerprint = self._fingerprint(data, assignment)
-                old = previous.get((student, assignment))
-                if self._unchanged(student, assignment, fingerprint, previous):
-                    results[(student, assignment)] = Result(**old["result"])
-                    continue
-                result.message = note
-                submitted = nbformat.reads(data.decode("utf-8"), as_version=4)
-                found_tampering = tampering(submitted, released[assignment])
-                try:
-                    to_run = self._sanitize(submitted, student, assignment)
-                except Exception as error:
-                    result.status = "invalid"
-                    result.message = f"{chosen.name}: nbgrader could not read it ({type(error).__name__}: {error})"[:300]
-                    results[(student, assignment)] = result
-                    continue
-                calls, blobs = self.encoded_plan(assignment, plans[assignment])
-                cells = cells_of(to_run, calls)
-                job = {"mode": "grade", "cells": cells, "limits": self.limits, "isolate": True,
-                       "notebook_name": f"{assignment}.ipynb", "notebook_text": nbio.dumps(submitted),
-                       "blob_arrays": blobs, "unneeded": self._unneeded(cells, plans[assignment], assignment, released[assignment])}
-                contexts[(student, assignment)] = (result, to_run, found_tampering, fingerprint)
-                jobs.append(((student, assignment), job))
+        contexts: dict[tuple[str, str], tuple] = {}
+        sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
+        plan_files = dict(todo_plans)
+        waiting = list(present)  # assignments whose submissions are not queued yet
+        outstanding, ran, reused = 0, 0, 0
+        generating = bool(todo_generate)
 
-        def record(tag, outcome):
-            result, nb, found_tampering, fingerprint = contexts[tag]
-            self._record(result, nb, plans[result.assignment], outcome, found_tampering)
-            results[tag] = result
-            self._save_state(tag, fingerprint, result)
+        if todo_generate:
+            # One nbgrader process for several assignments ("*": every one in source/): its start-up
+            # (imports, gradebook migration) costs more than generating a notebook.
+            which = todo_generate[0][0] if len(todo_generate) == 1 else "*"
+            threading.Thread(target=lambda: events.put(("generated", None, nbgrader(
+                self.course, "generate_assignment", which, "--force", timeout=600))), daemon=True).start()
+            outstanding += 1
+        for name, _ in todo_plans:  # learnt first: their assignments' submissions wait for them
+            jobs.submit(("plan", name), record_job(sources[name], self.limits, self.all_cells))
+            outstanding += 1
 
-        reused = len(results)
+        def queue_ready() -> None:
+            """Queue the submissions of every assignment whose release and plan are ready."""
+            nonlocal outstanding, ran, reused
+            if generating:
+                return  # the release and the gradebook's cells come from generate_assignment
+            for assignment in [name for name in waiting if name in plans]:
+                waiting.remove(assignment)
+                released = nbio.read(self.course / "release" / assignment / f"{assignment}.ipynb")
+                maxima = points(self.course, assignment)
+                for student in students:
+                    taken = self._intake(student, assignment, found, source_ids[assignment], previous,
+                                         plans[assignment], released, maxima)
+                    if isinstance(taken, Result):
+                        results[(student, assignment)] = taken
+                        reused += (student, assignment) in previous and taken.status not in ("missing", "invalid")
+                        continue
+                    job, contexts[(student, assignment)] = taken
+                    jobs.submit(("grade", student, assignment), job)
+                    outstanding += 1
+                    ran += 1
+                    bar.total += 1
+                    bar.refresh()
+
         interrupted = False
         try:
-            self.run_many(jobs, desc="grading", on_result=record)
+            queue_ready()
+            while outstanding:
+                try:
+                    kind, tag, payload = events.get(timeout=0.2)  # a timeout, so that Ctrl-C is heard
+                except queue.Empty:
+                    continue
+                outstanding -= 1
+                if kind == "generated":
+                    code, output = payload
+                    if code != 0:
+                        names = ", ".join(name for name, _ in todo_generate)
+                        raise SystemExit(f"could not prepare {names} from solutions/:\n{output[-2000:]}")
+                    generated.update(dict(todo_generate))
+                    (self.course / "generated.json").write_text(json.dumps(generated))
+                    generating = False
+                elif tag[0] == "plan":
+                    name = tag[1]
+                    try:
+                        plans[name] = plan_from_records(sources[name], payload)
+                    except RuntimeError as error:
+                        raise SystemExit(f"could not learn the tests of {name} from solutions/: {error}") from None
+                    plan_files[name].write_text(json.dumps(encode(plans[name])))
+                else:
+                    result, nb, found_tampering, fingerprint = contexts.pop(tag[1:])
+                    self._record(result, nb, plans[result.assignment], payload, found_tampering)
+                    results[tag[1:]] = result
+                    self._save_state(tag[1:], fingerprint, result)
+                    bar.update(1)
+                queue_ready()
         except KeyboardInterrupt:
             interrupted = True
+        finally:
+            jobs.close()
+            bar.close()
         ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
         write_csv(ordered, self.out / "grades.csv")
-        self._summary(ordered, len(jobs), reused, time.perf_counter() - started)
+        self._summary(ordered, ran, reused, time.perf_counter() - started)
         for warning in self.warnings:  # again at the end, where it is read
             print(warning, file=sys.stderr, flush=True)
         if interrupted:
             raise KeyboardInterrupt
         return ordered
+
+    def _intake(self, student: str, assignment: str, found, source_ids, previous, plan, released,
+                maxima) -> Result | tuple[dict, tuple]:
+        """One submission's intake: a final Result (missing, invalid, unchanged since the last run),
+        or the job that runs it and what recording its outcome needs."""
+        result = Result(student, assignment, f"{assignment}.ipynb", auto_max_score=maxima[0], max_score=maxima[1])
+        candidates = found.get((student, assignment), [])
+        chosen, note = choose_notebook(candidates, assignment, source_ids)
+        if chosen is None:
+            result.status = "missing"
+            result.message = ("no notebook submitted" if not candidates else
+                              f"none of {[p.name for p in candidates]} is {assignment}.ipynb")
+            return result
+        problem = validate(chosen)
+        if problem:
+            result.status, result.message = "invalid", f"{chosen.name}: {problem}"
+            return result
+        data = chosen.read_bytes()
+        fingerprint = self._fingerprint(data, assignment)
+        if self._unchanged(student, assignment, fingerprint, previous):
+            return Result(**previous[(student, assignment)]["result"])
+        result.message = note
+        submitted = nbformat.reads(data.decode("utf-8"), as_version=4)
+        found_tampering = tampering(submitted, released)
+        try:
+            to_run = self._sanitize(submitted, student, assignment)
+        except Exception as error:
+            result.status = "invalid"
+            result.message = f"{chosen.name}: nbgrader could not read it ({type(error).__name__}: {error})"[:300]
+            return result
+        calls, blobs = self.encoded_plan(assignment, plan)
+        cells = cells_of(to_run, calls)
+        job = {"mode": "grade", "cells": cells, "limits": self.limits, "isolate": True,
+               "notebook_name": f"{assignment}.ipynb", "notebook_text": nbio.dumps(submitted),
+               "blob_arrays": blobs, "unneeded": self._unneeded(cells, plan, assignment, released)}
+        return job, (result, to_run, found_tampering, fingerprint)
 
     def _sanitize(self, nb, student: str, assignment: str):
         """nbgrader's own intake preprocessors: locked and test cells restored from the gradebook."""
@@ -586,8 +659,6 @@ class Grader:
         return nb
 
     def _record(self, result: Result, nb, plan: dict, outcome: dict, found_tampering: list[str]) -> None:
-        from nbgrader.preprocessors import SaveAutoGrades
-
         nb = copy.deepcopy(nb)
         status = outcome.get("status")
         if status == "failed" or (not outcome.get("cells") and status != "finished"):
@@ -618,7 +689,7 @@ class Grader:
         nb = nbformat.from_dict(json.loads(json.dumps(nb)))
         resources = {"nbgrader": {"notebook": result.assignment, "assignment": result.assignment,
                                   "student": result.student, "db_url": self.db_url}}
-        SaveAutoGrades().preprocess(nb, resources)
+        save_auto_grades(nb, resources)
         target = self.course / "autograded" / result.student / result.assignment / result.notebook
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(nbio.dumps(nb), encoding="utf-8")
@@ -698,6 +769,42 @@ class Grader:
         per = f", {seconds / ran:.2f} s a notebook" if ran else ""
         print(f"graded {ran} notebook(s) in {seconds:.1f} s{per}; {reused} unchanged and not regraded; "
               + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), flush=True)
+
+
+def _preload() -> None:
+    """Import what recording a result needs (nbgrader's preprocessors, the feedback exporter,
+    PyTorch for notebook 07's key) while the workers warm up, not when the first result is waiting."""
+    import importlib
+
+    for name in ("nbgrader.preprocessors", "autograder.feedback", "torch"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def save_auto_grades(nb, resources: dict) -> None:
+    """nbgrader's ``SaveAutoGrades``, in one transaction: the same rows, but one commit per notebook
+    instead of one per cell (each commit waits for the disk), and a notebook's grades are stored
+    whole or not at all."""
+    from nbgrader.api import Gradebook
+    from nbgrader.preprocessors import NbGraderPreprocessor, SaveAutoGrades
+
+    class OneCommit(SaveAutoGrades):
+        def preprocess(self, nb, resources):  # SaveAutoGrades.preprocess, with the commits deferred
+            info = resources["nbgrader"]
+            self.notebook_id, self.assignment_id = info["notebook"], info["assignment"]
+            self.student_id, self.db_url = info["student"], info["db_url"]
+            self.gradebook = Gradebook(self.db_url)
+            with self.gradebook:
+                session = self.gradebook.db
+                session.commit = session.flush  # the cells' commits only send their rows
+                try:
+                    nb, resources = NbGraderPreprocessor.preprocess(self, nb, resources)
+                finally:
+                    del session.commit
+                session.commit()
+            return nb, resources
+
+    OneCommit().preprocess(nb, resources)
 
 
 def _scores(db_url: str, assignment: str, student: str) -> dict:

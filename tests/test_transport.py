@@ -47,3 +47,47 @@ def test_the_digest_is_of_contents_shape_and_dtype():
     assert convert.blob_digest(a) == convert.blob_digest(a.copy())
     assert convert.blob_digest(a) != convert.blob_digest(a.reshape(3, 4))
     assert convert.blob_digest(a) != convert.blob_digest(a.astype(np.float32))
+
+
+def test_the_workers_line_reader_splits_lines_whatever_the_chunks():
+    """The zygote's stdin reader: lines split across reads, several in one read, a line far larger
+    than a read (a model's weights), and a last line without its newline."""
+    import os
+    import threading
+
+    from autograder.sandbox.zygote import LineReader
+
+    big = b"w" * (3 << 20)
+    data = b"first\n" + big + b"\nsecond\nthird\nlast"
+    read_end, write_end = os.pipe()
+
+    def write():
+        for start in range(0, len(data), 1000 + 7):  # chunks that never line up with the lines
+            os.write(write_end, data[start:start + 1007])
+        os.close(write_end)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    reader = LineReader(read_end)
+    lines = [reader.readline() for _ in range(6)]
+    writer.join()
+    os.close(read_end)
+    assert lines == [b"first\n", big + b"\n", b"second\n", b"third\n", b"last", b""]
+
+
+def test_the_line_reader_knows_when_a_whole_line_is_waiting():
+    import os
+
+    from autograder.sandbox.zygote import LineReader
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"one\ntw")
+    reader = LineReader(read_end)
+    assert not reader.has_line()
+    assert reader.readline() == b"one\n"
+    assert not reader.has_line()  # "tw" is buffered, with no newline yet
+    os.write(write_end, b"o\n")
+    os.close(write_end)
+    assert reader.readline() == b"two\n"
+    assert reader.readline() == b""
+    os.close(read_end)

@@ -32,13 +32,38 @@ MAX_DISPLAY = 1_000_000  # characters of rich display data kept per cell
 MAX_RESULT = 16 << 20  # bytes of one probe's result
 
 
+class Lines:
+    """Bytes in, whole lines out. A line can be tens of MB (a model's weights): the buffer grows in
+    place and only bytes not searched yet are searched for a newline, so the cost is linear."""
+
+    def __init__(self):
+        self.buffer, self.scanned = bytearray(), 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.buffer += chunk
+
+    def pop(self) -> bytes | None:
+        """The next whole line, newline included, or None."""
+        end = self.buffer.find(b"\n", self.scanned)
+        if end < 0:
+            self.scanned = len(self.buffer)
+            return None
+        line = bytes(self.buffer[:end + 1])
+        del self.buffer[:end + 1]
+        self.scanned = 0
+        return line
+
+    def __len__(self) -> int:
+        return len(self.buffer)
+
+
 class Channel:
     """Newline-delimited JSON over two file descriptors."""
 
     def __init__(self, read_fd: int, write_fd: int):
         self.reader = os.fdopen(read_fd, "rb", buffering=0) if read_fd >= 0 else None
         self.write_fd = write_fd
-        self._buffer = b""
+        self._lines = Lines()
 
     def send(self, message: dict) -> None:
         data = (json.dumps(message, allow_nan=True) + "\n").encode()
@@ -48,12 +73,11 @@ class Channel:
             view = view[written:]
 
     def receive(self) -> dict:
-        while b"\n" not in self._buffer:
-            chunk = self.reader.read(1 << 16)
+        while (line := self._lines.pop()) is None:
+            chunk = self.reader.read(1 << 20)
             if not chunk:
                 raise EOFError("channel closed")
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
+            self._lines.feed(chunk)
         return json.loads(line)
 
     def request(self, message: dict) -> dict:

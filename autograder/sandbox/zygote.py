@@ -28,6 +28,7 @@ import traceback
 from attention_course import convert
 
 from . import isolate, runner
+from .runner import Lines
 
 GRACE = 10.0  # seconds past a cell's limit before a runner that ignores interrupts is killed
 MAX_LINE = 64 << 20
@@ -37,20 +38,20 @@ class LineReader:
     """Lines from a file descriptor, without the hidden buffering that would fool ``select``."""
 
     def __init__(self, fd: int):
-        self.fd, self.buffer = fd, b""
+        self.fd, self.lines = fd, Lines()
 
     def has_line(self) -> bool:
-        return b"\n" in self.buffer
+        return self.lines.buffer.find(b"\n", self.lines.scanned) >= 0
 
     def readline(self) -> bytes:
-        while b"\n" not in self.buffer:
-            chunk = os.read(self.fd, 1 << 16)
+        while (line := self.lines.pop()) is None:
+            chunk = os.read(self.fd, 1 << 20)
             if not chunk:
-                line, self.buffer = self.buffer, b""
+                line = bytes(self.lines.buffer)
+                self.lines = Lines()
                 return line
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line + b"\n"
+            self.lines.feed(chunk)
+        return line
 
 
 STDIN = LineReader(0)
@@ -150,7 +151,7 @@ def _relay(job: dict, runner_pid: int, up_read: int, down_write: int) -> dict:
     cell_limit = float(limits["cell_timeout"]) + GRACE
     deadline = time.monotonic() + float(limits["notebook_timeout"])
     last = time.monotonic()
-    buffer, cell, finished, killed = b"", None, False, None
+    buffer, cell, finished, killed = Lines(), None, False, None
     while True:
         now = time.monotonic()
         wait = min(last + cell_limit, deadline) - now
@@ -170,12 +171,11 @@ def _relay(job: dict, runner_pid: int, up_read: int, down_write: int) -> dict:
             except OSError:
                 pass
         if up_read in ready:
-            chunk = os.read(up_read, 1 << 16)
+            chunk = os.read(up_read, 1 << 20)
             if not chunk:
                 break
-            buffer += chunk
-            while b"\n" in buffer:
-                line, buffer = buffer.split(b"\n", 1)
+            buffer.feed(chunk)
+            while (line := buffer.pop()) is not None:
                 last = time.monotonic()
                 try:
                     message = json.loads(line)
@@ -189,13 +189,13 @@ def _relay(job: dict, runner_pid: int, up_read: int, down_write: int) -> dict:
                 elif event == "finished":
                     finished = True
                     continue
-                sys.stdout.buffer.write(line + b"\n")
+                sys.stdout.buffer.write(line)
                 sys.stdout.buffer.flush()
             if len(buffer) > MAX_LINE:
                 killed = "output"
                 _kill(runner_pid)
                 runner_pid = 0
-                buffer = b""
+                buffer = Lines()
     code = None
     if runner_pid:
         _, wait_status = os.waitpid(runner_pid, 0)
