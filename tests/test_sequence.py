@@ -38,8 +38,6 @@ def _answer(function, probe):
 # Pairs still asked twice, each for a reason, and to be removed (issue 12 stays open for them). The
 # list may only shrink: a pair that is gone must leave it, and no new pair may appear.
 KNOWN_TWICE = {
-    frozenset({"context_vector", "weighted_values_tf"}):
-        "03 grades the cast tf.matmul needs (values to the weights' dtype), but the result is 01's weighted sum",
     frozenset({"state_attention", "cross_attention"}):
         "02's decoder-state query is 07's cross_attention for one query (07 adds PyTorch and batches only)",
 }

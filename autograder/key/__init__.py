@@ -67,14 +67,16 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
     """Every catalogued mistake's result on ``probe``, in float32 and float64 where inputs are floats.
 
     The mistakes are the exercise's own mutants and the shared transformations of
-    :mod:`.mistakes` applied to its reference (those that change its result on this probe).
+    :mod:`.mistakes` applied to its reference (those that change its result on this probe). Where
+    every float input is float16, the mistakes are made in float16 too (an overflow is one).
     """
     spec = get_exercise(exercise)
-    floats = any(isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) for v in probe["inputs"])
+    floats = [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating)]
+    half = ("float16",) if floats and all(d == np.float16 for d in floats) else ()
     base = spec.mistakes_from or spec.reference
     shared = shared_mutants(base)
     rows = []
-    for precision in (("float32", "float64") if floats else ("float64",)):
+    for precision in ((*half, "float32", "float64") if floats else ("float64",)):
         args = _copies(probe["inputs"], precision if floats else None)
         for mistake_id, mutants in spec.mutants.items():
             for way, mutant in enumerate(mutants if isinstance(mutants, (list, tuple)) else (mutants,)):

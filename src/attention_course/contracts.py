@@ -36,7 +36,7 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "state_attention": ("d_state", "n_states d_model", "d_state d_k", "d_model d_k", "d_model d_v"),
     # 03
     "scale_scores_tf": ("n_queries n_keys", "int"),
-    "weighted_values_tf": ("n_queries n_keys", "n_keys d_v"),
+    "float16_scores": ("n_queries d_k", "n_keys d_k"),
     "float32_roundoff": ("... n",),
     # 04
     "score_variance": ("n_queries d_k", "n_keys d_k"),

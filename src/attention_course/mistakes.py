@@ -124,6 +124,13 @@ _CATALOGUE = [
         "keep the inputs' precision (cast integers to float32 or wider, never to float16).",
     ),
     Mistake(
+        "float16_overflow",
+        "the dot products overflow float16 before they are divided by sqrt(d_k)",
+        "float16's largest finite number is 65504; a larger dot product becomes inf, and dividing "
+        "inf changes nothing. Shrink the numbers before the product (divide the queries first), "
+        "or form the products in float32 and return to float16 only once they are scaled.",
+    ),
+    Mistake(
         "changes_inputs_in_place",
         "the function changes its inputs in place",
         "Work on new arrays (x = x - m, not x -= m) so the caller's data stays as it was.",

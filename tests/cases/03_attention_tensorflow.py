@@ -38,22 +38,26 @@ def scale_scores_tf(scores, d_k):
     return tf.cast(scores, tf.float32) / float(np.sqrt(d_k))
 """,
     },
-    "weighted_values_tf": {
-        "weights_transposed": """
-def weighted_values_tf(weights, values):
-    return tf.transpose(weights) @ tf.cast(values, weights.dtype)
+    "float16_scores": {
+        "float16_overflow": """
+def float16_scores(queries, keys):
+    scores = tf.matmul(queries, keys, transpose_b=True)
+    return scores / tf.math.sqrt(tf.cast(keys.shape[-1], scores.dtype))
 """,
-        "returns_weights": """
-def weighted_values_tf(weights, values):
-    return weights
+        "no_scaling": """
+def float16_scores(queries, keys):
+    scores = tf.matmul(tf.cast(queries, tf.float32), tf.cast(keys, tf.float32), transpose_b=True)
+    return tf.cast(scores, tf.float16)
 """,
-        "integer_arithmetic": """
-def weighted_values_tf(weights, values):
-    return tf.cast(tf.cast(weights, values.dtype) @ values, weights.dtype)
+        "scale_by_d_k": """
+def float16_scores(queries, keys):
+    d_k = queries.shape[-1]
+    return tf.matmul(queries / d_k, keys, transpose_b=True)
 """,
-        "lower_precision": """
-def weighted_values_tf(weights, values):
-    return tf.matmul(tf.cast(weights, tf.float32), tf.cast(values, tf.float32))
+        "keys_times_queries": """
+def float16_scores(queries, keys):
+    keys = keys / tf.math.sqrt(tf.cast(keys.shape[-1], keys.dtype))
+    return tf.matmul(keys, queries, transpose_b=True)
 """,
     },
     "float32_roundoff": {
@@ -78,14 +82,21 @@ def scale_scores_tf(scores, d_k):
     return scores * tf.math.rsqrt(tf.cast(d_k, scores.dtype))
 """,
     },
-    "weighted_values_tf": {
-        "linalg_matmul": """
-def weighted_values_tf(weights, values):
-    return tf.linalg.matmul(weights, tf.cast(values, dtype=weights.dtype))
+    "float16_scores": {
+        "through_float32": """
+def float16_scores(queries, keys):
+    scores = tf.matmul(tf.cast(queries, tf.float32), tf.cast(keys, tf.float32), transpose_b=True)
+    return tf.cast(scores / np.sqrt(queries.shape[-1]), tf.float16)
 """,
-        "tensordot": """
-def weighted_values_tf(weights, values):
-    return tf.tensordot(weights, tf.cast(values, weights.dtype), axes=1)
+        "quarter_power_each": """
+def float16_scores(queries, keys):
+    root = tf.cast(queries.shape[-1], tf.float16) ** 0.25
+    return tf.matmul(queries / root, keys / root, transpose_b=True)
+""",
+        "einsum_scaled_keys": """
+def float16_scores(queries, keys):
+    keys = keys * tf.math.rsqrt(tf.cast(tf.shape(keys)[-1], keys.dtype))
+    return tf.einsum("qd,kd->qk", queries, keys)
 """,
     },
     "float32_roundoff": {

@@ -30,14 +30,33 @@ def _truncated_towards_zero(scores, d_k):
     """The scaled scores cast back to the integer dtype: tf.cast truncates towards zero."""
     return np.trunc(ref.as_float(scores) / _sqrt(d_k))
 
-# --- exercise 2: weighted_values_tf ---------------------------------------------------------------
+# --- exercise 2: float16_scores ------------------------------------------------------------------
 
-def _weights_as_integers(weights, values):
-    """The weights cast to the values' integer dtype (to int32, 0.9999 is 0) before the product."""
-    values = np.asarray(values)
-    if not np.issubdtype(values.dtype, np.integer):
-        return ref.weighted_values(weights, values)
-    return ref.weighted_values(np.trunc(ref.as_float(weights)), values)
+def _through_float32(queries, keys):
+    """The scaled scores of float16 inputs formed in float32 (the shared steps), rounded back once.
+
+    The shared mistakes are derived from this: made in float32, they overflow only where their
+    own result does not fit float16 (unscaled scores), as a learner's float32 computation does.
+    """
+    dtype = np.asarray(queries).dtype
+    wide = [np.asarray(a, dtype=np.float32) for a in (queries, keys)]
+    with np.errstate(over="ignore", invalid="ignore"):  # a mistake's unscaled scores may not fit
+        return np.asarray(ref.attention_scores(*wide)).astype(dtype)
+
+
+def _divided_after_float16_product(queries, keys):
+    """queries @ keys^T in float16, then divided: a dot product above 65504 is inf already."""
+    with np.errstate(over="ignore", invalid="ignore"):  # the overflow is the mistake, not news
+        return ref.attention_scores(np.asarray(queries), np.asarray(keys))  # float16 kept
+
+
+def _cast_before_dividing(queries, keys):
+    """The products formed in float32 but cast to float16 before the division: inf all the same."""
+    dtype = np.asarray(queries).dtype
+    with np.errstate(over="ignore", invalid="ignore"):
+        products = ref.dot_products(np.asarray(queries, np.float32), np.asarray(keys, np.float32)).astype(dtype)
+        return ref.divide_scores(products, ref.key_scale(np.shape(keys)[-1], dtype))
+
 
 # --- exercise 3: float32_roundoff ----------------------------------------------------------------
 
@@ -63,12 +82,12 @@ EXERCISES = [
         },
     ),
     Exercise(
-        "weighted_values_tf",
-        reference=_in_float64(lambda weights, values: ref.weighted_values(weights, values)),
-        mistakes_from=lambda weights, values: ref.weighted_values(weights, values),
+        "float16_scores",
+        reference=_in_float64(lambda queries, keys: ref.attention_scores(queries, keys)),
+        mistakes_from=_through_float32,
         framework="tensorflow",
-        returns="a (n_queries, d_v) tensor in the weights' dtype",
-        mutants={"integer_arithmetic": _weights_as_integers},
+        returns="a float16 (n_queries, n_keys) tensor, finite wherever the scaled score fits float16",
+        mutants={"float16_overflow": [_divided_after_float16_product, _cast_before_dividing]},
     ),
     Exercise(
         "float32_roundoff",

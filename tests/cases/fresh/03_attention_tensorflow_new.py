@@ -40,25 +40,6 @@ def scale_scores_tf(scores, d_k):
     return scores / root / root
 """,
     },
-    "weighted_values_tf": {
-        "integer_arithmetic:weights_to_int": """
-def weighted_values_tf(weights, values):
-    return tf.matmul(tf.cast(weights, values.dtype), values)
-""",
-        "weights_transposed:transpose_a": """
-def weighted_values_tf(weights, values):
-    return tf.matmul(weights, tf.cast(values, weights.dtype), transpose_a=True)
-""",
-        "lower_precision:always_float32": """
-def weighted_values_tf(weights, values):
-    return tf.cast(weights, tf.float32) @ tf.cast(values, tf.float32)
-""",
-        "returns_weights:forgot_values": """
-def weighted_values_tf(weights, values):
-    values = tf.cast(values, weights.dtype)
-    return weights
-""",
-    },
     "float32_roundoff": {
         "lower_precision:subtract_in_float32": """
 def float32_roundoff(x):
@@ -88,17 +69,6 @@ def scale_scores_tf(scores, d_k):
     if scores.dtype in (tf.int32, tf.int64):
         scores = tf.cast(scores, tf.float32)
     return scores / math.sqrt(d_k)
-""",
-    },
-    "weighted_values_tf": {
-        "einsum": """
-def weighted_values_tf(weights, values):
-    return tf.einsum('qk,kv->qv', weights, tf.cast(values, weights.dtype))
-""",
-        "broadcast_sum": """
-def weighted_values_tf(weights, values):
-    values = tf.cast(values, weights.dtype)
-    return tf.reduce_sum(weights[:, :, None] * values[None, :, :], axis=1)
 """,
     },
     "float32_roundoff": {
