@@ -40,8 +40,6 @@ def _answer(function, probe):
 KNOWN_TWICE = {
     frozenset({"context_vector", "weighted_values_tf"}):
         "03 grades the cast tf.matmul needs (values to the weights' dtype), but the result is 01's weighted sum",
-    frozenset({"state_attention", "cross_attention"}):
-        "02's decoder-state query is 07's cross_attention for one query (07 adds PyTorch and batches only)",
 }
 
 
