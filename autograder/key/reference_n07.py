@@ -1,4 +1,4 @@
-"""References for notebook 07 (trainable attention, positions, cross-attention), in NumPy.
+"""References for notebook 07 (trainable attention, positions, a key-value cache), in NumPy.
 
 Same conventions as :mod:`autograder.key.reference`: token vectors are rows, weights multiply on the
 right (``inputs @ w_query``), and float32 stays float32. Each function has keyword *knobs* that make
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import reference as ref
 from .reference import as_float, combine_heads, softmax, split_heads
 
 ROPE_BASE = 10000.0  # RoFormer (Su et al. 2021) and "Attention Is All You Need" both use 10000
@@ -166,36 +167,60 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
     return out
 
 
-# --- cross-attention ----------------------------------------------------------------------------
+# --- decoding with a key-value cache ------------------------------------------------------------
 
 
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value, *,
-                    sources="right", scale="d_k", axis=-1, keys_first=False, returns="context",
-                    values_from="value"):
-    """Queries from the decoder, keys and values from the encoder: (..., n_queries, d_v).
+def cache_allowed(n_new: int, n_all: int, mask: str = "lower_right") -> np.ndarray | None:
+    """(n_new, n_all) boolean: True where new token i, at position n_all - n_new + i, may attend.
 
-    ``decoder_states``: (..., n_queries, d_decoder) @ ``w_query`` (d_decoder, d_k);
-    ``encoder_states``: (..., n_keys, d_encoder) @ ``w_key`` (d_encoder, d_k) and ``w_value``
-    (d_encoder, d_v). Knobs: ``sources`` ``swapped`` (queries from the encoder, keys and values from
-    the decoder) or ``self`` (everything from the decoder); ``scale`` ``None``, ``d_decoder`` or
-    ``d_encoder``; ``returns`` ``weights``; ``values_from`` ``key`` (the keys are summed) or
-    ``query_weights`` (the values projected with w_query).
+    The right mask is the lower-right corner of the (n_all, n_all) causal mask: every cached key,
+    and the new keys up to the token itself. ``mask`` names a wrong one: ``upper_left`` (the causal
+    mask not shifted by the cache length: new token i sees keys 0..i), ``below_only`` (the token
+    does not see itself), ``one_ahead`` (one future token too), ``upper`` (on and above the shifted
+    diagonal) and ``none`` (no mask: the new tokens see each other's future).
     """
-    decoder_states, encoder_states = as_float(decoder_states), as_float(encoder_states)
-    query_source, key_source = {
-        "right": (decoder_states, encoder_states),
-        "swapped": (encoder_states, decoder_states),
-        "self": (decoder_states, decoder_states),
-    }[sources]
-    queries = query_source @ as_float(w_query)  # (..., n_queries, d_k)
-    keys = key_source @ as_float(w_key)  # (..., n_keys, d_k)
-    w_values = {"value": w_value, "key": w_key, "query_weights": w_query}[values_from]
-    values = key_source @ as_float(w_values)  # (..., n_keys, d_v)
-    scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
-              else queries @ np.swapaxes(keys, -1, -2))  # (..., n_queries, n_keys)
-    widths = {"d_k": keys.shape[-1], "d_decoder": decoder_states.shape[-1],
-              "d_encoder": encoder_states.shape[-1]}
-    if scale is not None:
-        scores = scores / np.sqrt(widths[scale], dtype=scores.dtype)
-    weights = softmax(scores, axis=axis)
-    return weights if returns == "weights" else weights @ values
+    offset = n_all - n_new
+    ones = np.ones((n_new, n_all), dtype=bool)
+    shapes = {
+        "lower_right": np.tril(ones, offset),
+        "upper_left": np.tril(ones),
+        "below_only": np.tril(ones, offset - 1),
+        "one_ahead": np.tril(ones, offset + 1),
+        "upper": np.triu(ones, offset),
+        "none": None,
+    }
+    return shapes[mask]
+
+
+def kv_cache_step(queries, keys, values, cached_keys, cached_values, *, append="after",
+                  mask="lower_right", masking="-inf"):
+    """Attention of the new tokens over the cache with their own keys and values appended.
+
+    ``queries``, ``keys``: (..., n_new, d_k); ``values``: (..., n_new, d_v); ``cached_keys``:
+    (..., n_cached, d_k); ``cached_values``: (..., n_cached, d_v). Returns the new tokens' context,
+    (..., n_new, d_v), computed from the shared steps of :mod:`.reference` (``ref.attention``), so
+    the shared mistakes apply. Knobs: ``append`` ``before`` (the new keys and values put in front
+    of the cache), ``missing`` (the new keys and values never appended: the cache alone, unmasked)
+    or ``cache_ignored`` (the new tokens alone, causally masked); ``mask`` see
+    :func:`cache_allowed`; ``masking`` ``after_softmax`` (weights zeroed after an unmasked softmax).
+    """
+    queries = as_float(queries)
+    keys, values = as_float(keys), as_float(values)
+    cached_keys, cached_values = as_float(cached_keys), as_float(cached_values)
+    if append == "missing":
+        if cached_keys.shape[-2] == 0:  # nothing to attend to: an empty weighted sum, as torch gives it
+            return np.zeros((*queries.shape[:-1], cached_values.shape[-1]), dtype=queries.dtype)
+        return ref.attention(queries, cached_keys, cached_values)  # (..., n_new, d_v)
+    if append == "cache_ignored":
+        all_keys, all_values = keys, values
+    elif append == "before":
+        all_keys = np.concatenate([keys, cached_keys], axis=-2)
+        all_values = np.concatenate([values, cached_values], axis=-2)
+    else:
+        all_keys = np.concatenate([cached_keys, keys], axis=-2)  # (..., n_cached + n_new, d_k)
+        all_values = np.concatenate([cached_values, values], axis=-2)  # (..., n_cached + n_new, d_v)
+    allowed = cache_allowed(queries.shape[-2], all_keys.shape[-2], mask)  # (n_new, n_all)
+    if masking == "after_softmax" and allowed is not None:
+        weights = np.where(allowed, ref.attention_weights(queries, all_keys), 0.0)
+        return ref.weighted_values(weights, all_values)
+    return ref.attention(queries, all_keys, all_values, allowed)  # (..., n_new, d_v)

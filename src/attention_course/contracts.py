@@ -56,6 +56,8 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "multi_head_attention": ("... tokens d_model", "d_model d_k", "d_model d_k", "d_model d_v", "d_v d_out",
                              "heads"),
     "torch_attn_mask": ("batch n_queries n_keys", "heads"),
+    # 07
+    "kv_cache_step": ("... n_new d_k", "... n_new d_k", "... n_new d_v", "... n_cached d_k", "... n_cached d_v"),
 }
 
 # Exercises that compare with a library computing in float32 (PyTorch, Keras): two float32

@@ -408,7 +408,7 @@ _CATALOGUE = [
         "The special tokens of one sentence are [CLS] (first key) and [SEP] (last key): add the "
         "weights on both.",
     ),
-    # --- notebook 07: trainable attention, positions, cross-attention ---
+    # --- notebook 07: trainable attention, positions, a key-value cache ---
     Mistake(
         "linear_weight_not_transposed",
         "a (d_in, d_out) weight matrix was copied into nn.Linear without transposing it",
@@ -464,16 +464,36 @@ _CATALOGUE = [
         "0, 1, 2, ... (a later chunk of a text starts further on).",
     ),
     Mistake(
-        "cross_attention_sources_swapped",
-        "the queries come from the encoder and the keys and values from the decoder",
-        "In cross-attention the decoder asks (queries from decoder_states) and the encoder "
-        "answers (keys and values from encoder_states).",
+        "kv_cache_new_tokens_missing",
+        "the new tokens' own keys and values were not appended to the cache",
+        "A new token attends to every earlier token and to itself: put its key and value at the "
+        "end of the cache (along the tokens axis) before computing the scores.",
     ),
     Mistake(
-        "cross_attention_is_self_attention",
-        "the keys and values come from the decoder, as in self-attention",
-        "Keys and values must come from the other sequence, encoder_states: that is what makes "
-        "it cross-attention.",
+        "kv_cache_ignored",
+        "the cached keys and values were not used",
+        "The cache holds the keys and values of all earlier tokens, and the new tokens must see "
+        "them: attend over the cache with the new keys and values appended, not over the new "
+        "tokens alone.",
+    ),
+    Mistake(
+        "kv_cache_wrong_order",
+        "the new keys and values were put in front of the cache",
+        "The cache is in the order of the text: the new tokens come after it. Append along the "
+        "tokens axis, cache first, so that the causal mask sees each key at its true position.",
+    ),
+    Mistake(
+        "kv_cache_mask_not_shifted",
+        "the causal mask is not shifted by the length of the cache",
+        "New token i sits at position n_cached + i of the text, so it may see keys 0 to "
+        "n_cached + i: the allowed entries are the lower-right corner of the full causal mask "
+        "(tril with diagonal=n_cached), not its upper-left corner.",
+    ),
+    Mistake(
+        "kv_cache_mask_missing",
+        "the new tokens see the new tokens after them",
+        "When several tokens arrive at once, each may see the cache and the new tokens up to "
+        "itself, not those after it: the causal mask is still needed among the new tokens.",
     ),
 ]
 

@@ -198,59 +198,120 @@ def rotary_embedding(x, positions):
     return x
 """,
     },
-    "cross_attention": {
-        "cross_attention_sources_swapped": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries = encoder_states @ w_query
-    keys, values = decoder_states @ w_key, decoder_states @ w_value
+    "kv_cache_step": {
+        "kv_cache_new_tokens_missing": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    scores = queries @ cached_keys.transpose(-2, -1) / math.sqrt(cached_keys.shape[-1])
+    return torch.softmax(scores, dim=-1) @ cached_values
+""",
+        "kv_cache_ignored": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    n_new = queries.shape[-2]
     scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    scores = scores.masked_fill(~torch.ones(n_new, n_new, dtype=torch.bool).tril(), float("-inf"))
     return torch.softmax(scores, dim=-1) @ values
 """,
-        "cross_attention_is_self_attention": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, decoder_states @ w_key, decoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
+        "kv_cache_wrong_order": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([keys, cached_keys], dim=-2)
+    all_values = torch.cat([values, cached_values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ all_values
+""",
+        "kv_cache_mask_not_shifted": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    return torch.nn.functional.scaled_dot_product_attention(queries, all_keys, all_values, is_causal=True)
+""",
+        "kv_cache_mask_missing": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores, dim=-1) @ all_values
+""",
+        "causal_mask_off_by_one": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_cached = cached_keys.shape[-2]
+    blocked = torch.ones(queries.shape[-2], all_keys.shape[-2], dtype=torch.bool).triu(diagonal=n_cached)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(blocked, float("-inf")), dim=-1) @ all_values
+""",
+        "causal_mask_upper": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_cached = cached_keys.shape[-2]
+    allowed = torch.ones(queries.shape[-2], all_keys.shape[-2], dtype=torch.bool).triu(diagonal=n_cached)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ all_values
+""",
+        "mask_after_softmax": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    weights = torch.softmax(queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1]), dim=-1)
+    return (weights * allowed) @ all_values
+""",
+        "mask_wrong_sign": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(allowed, float("-inf")), dim=-1) @ all_values
+""",
+        "mask_with_zero": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores * allowed, dim=-1) @ all_values
 """,
         "no_scaling": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    return torch.softmax(queries @ keys.transpose(-2, -1), dim=-1) @ values
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = (queries @ all_keys.transpose(-2, -1)).masked_fill(~allowed, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ all_values
 """,
-        "scale_by_sqrt_d_model": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(encoder_states.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
+        "scale_by_sqrt_tokens": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(n_all)
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ all_values
 """,
         "softmax_wrong_axis": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-2) @ values
-""",
-        "keys_times_queries": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    scores = keys @ queries.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-2) @ all_values
 """,
         "returns_weights": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys = decoder_states @ w_query, encoder_states @ w_key
-    return torch.softmax(queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1]), dim=-1)
-""",
-        "weights_times_keys": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys = decoder_states @ w_query, encoder_states @ w_key
-    weights = torch.softmax(queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1]), dim=-1)
-    return weights @ keys
-""",
-        "mixed_up_projections": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries, keys, values = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_query
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    n_new, n_all = queries.shape[-2], all_keys.shape[-2]
+    allowed = torch.ones(n_new, n_all, dtype=torch.bool).tril(diagonal=n_all - n_new)
+    scores = queries @ all_keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
 """,
     },
 }
@@ -366,19 +427,35 @@ def rotary_embedding(x, positions):
     return x * angles.cos() + partner * angles.sin()
 """,
     },
-    "cross_attention": {
-        "einsum": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q = decoder_states @ w_query
-    k = encoder_states @ w_key
-    v = encoder_states @ w_value
-    weights = torch.softmax(torch.einsum('...qd,...kd->...qk', q, k) / k.shape[-1] ** 0.5, dim=-1)
-    return torch.einsum('...qk,...kv->...qv', weights, v)
+    "kv_cache_step": {
+        "sdpa_with_mask": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    all_values = torch.cat([cached_values, values], dim=-2)
+    n_cached, n_new = cached_keys.shape[-2], queries.shape[-2]
+    allowed = torch.ones(n_new, n_cached + n_new, dtype=torch.bool).tril(diagonal=n_cached)
+    return torch.nn.functional.scaled_dot_product_attention(queries, all_keys, all_values, attn_mask=allowed)
 """,
-        "functional_sdpa": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    return torch.nn.functional.scaled_dot_product_attention(
-        decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value)
+        "arange_mask_and_einsum": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    k = torch.cat((cached_keys, keys), -2)
+    v = torch.cat((cached_values, values), -2)
+    n_cached = cached_keys.size(-2)
+    positions = torch.arange(queries.size(-2))[:, None] + n_cached  # (n_new, 1)
+    allowed = torch.arange(k.size(-2))[None, :] <= positions  # (n_new, n_all)
+    scores = torch.einsum("...qd,...kd->...qk", queries, k) * keys.size(-1) ** -0.5
+    scores = torch.where(allowed, scores, torch.tensor(float("-inf"), dtype=scores.dtype))
+    return torch.einsum("...qk,...kv->...qv", scores.softmax(-1), v)
+""",
+        "cache_open_then_square_mask": """
+def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+    n_cached, n_new = cached_keys.shape[-2], queries.shape[-2]
+    allowed = torch.cat([torch.ones(n_new, n_cached, dtype=torch.bool),
+                         torch.ones(n_new, n_new, dtype=torch.bool).tril()], dim=-1)
+    all_keys = torch.cat([cached_keys, keys], dim=-2)
+    scores = queries @ all_keys.mT / math.sqrt(queries.shape[-1])
+    weights = torch.softmax(scores.masked_fill(allowed.logical_not(), -math.inf), dim=-1)
+    return weights @ torch.cat([cached_values, values], dim=-2)
 """,
     },
 }

@@ -1,10 +1,15 @@
-"""Notebook 07: attention that learns (PyTorch), positions, and cross-attention (seed 002).
+"""Notebook 07: attention that learns (PyTorch), positions, and a key-value cache (seed 002).
 
 ``mhsa_forward`` grades the learner's ``MultiHeadSelfAttention`` module through a function that
 builds it, loads four (d_in, d_out) matrices into its ``nn.Linear`` layers (transposed: PyTorch
 stores (out, in)) and runs it in eval mode. Its reference is the NumPy multi-head attention of
 notebook 06 with an optional causal mask; ``mhsa_forward_vs_torch`` compares the same function with
 ``torch.nn.MultiheadAttention`` itself (imported only when that check runs).
+
+``kv_cache_step``'s reference computes through the shared steps (``reference.attention``), so the
+shared mistakes (scaling, softmax, mask sign, ...) apply without being listed; its own mutants are
+the cache's: the new keys not appended, the cache ignored, the new keys put first, and the causal
+mask not shifted by the cache length (or off by one, or missing among the new tokens).
 """
 
 
@@ -63,14 +68,14 @@ def _rotary(**knobs):
     return rotary_embedding
 
 
-# --- cross-attention ----------------------------------------------------------------------------
+# --- decoding with a key-value cache ------------------------------------------------------------
 
 
-def _cross(**knobs):
-    def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-        return ref7.cross_attention(decoder_states, encoder_states, w_query, w_key, w_value, **knobs)
+def _cached(**knobs):
+    def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+        return ref7.kv_cache_step(queries, keys, values, cached_keys, cached_values, **knobs)
 
-    return cross_attention
+    return kv_cache_step
 
 
 EXERCISES = [
@@ -114,20 +119,19 @@ EXERCISES = [
         },
     ),
     Exercise(
-        "cross_attention",
-        reference=_cross(),
+        "kv_cache_step",
+        reference=_cached(),
         framework="torch",
-        returns="a tensor of shape (..., n_queries, d_v)",
+        returns="a tensor of shape (..., n_new, d_v): the new tokens' context",
         mutants={
-            "cross_attention_sources_swapped": _cross(sources="swapped"),
-            "cross_attention_is_self_attention": _cross(sources="self"),
-            "no_scaling": _cross(scale=None),
-            "scale_by_sqrt_d_model": [_cross(scale="d_encoder"), _cross(scale="d_decoder")],
-            "softmax_wrong_axis": _cross(axis=-2),
-            "keys_times_queries": _cross(keys_first=True),
-            "returns_weights": _cross(returns="weights"),
-            "weights_times_keys": _cross(values_from="key"),
-            "mixed_up_projections": _cross(values_from="query_weights"),
+            "kv_cache_new_tokens_missing": _cached(append="missing"),
+            "kv_cache_ignored": _cached(append="cache_ignored"),
+            "kv_cache_wrong_order": _cached(append="before"),
+            "kv_cache_mask_not_shifted": _cached(mask="upper_left"),
+            "kv_cache_mask_missing": _cached(mask="none"),
+            "causal_mask_off_by_one": [_cached(mask="below_only"), _cached(mask="one_ahead")],
+            "causal_mask_upper": _cached(mask="upper"),
+            "mask_after_softmax": _cached(masking="after_softmax"),
         },
     ),
 ]

@@ -256,65 +256,6 @@ def rotary_embedding(x, positions):
     return x + encoding
 """,
     },
-    "cross_attention": {
-        "cross_attention_sources_swapped": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries = encoder_states @ w_query
-    keys = decoder_states @ w_key
-    values = decoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
-""",
-        "cross_attention_is_self_attention": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries = decoder_states @ w_query
-    keys = decoder_states @ w_key
-    values = decoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
-""",
-        "scale_by_sqrt_d_model:decoder_width": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries = decoder_states @ w_query
-    keys = encoder_states @ w_key
-    values = encoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(decoder_states.shape[-1])
-    return torch.softmax(scores, dim=-1) @ values
-""",
-        "softmax_wrong_axis:over_queries": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    queries = decoder_states @ w_query
-    keys = encoder_states @ w_key
-    values = encoder_states @ w_value
-    scores = queries @ keys.transpose(-2, -1) / math.sqrt(keys.shape[-1])
-    return torch.softmax(scores, dim=-2) @ values
-""",
-        "no_scaling": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q, k, v = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
-""",
-        "scale_by_sqrt_tokens:n_keys": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q, k, v = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-2]), dim=-1) @ v
-""",
-        "weights_times_keys": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q, k = decoder_states @ w_query, encoder_states @ w_key
-    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]), dim=-1) @ k
-""",
-        "uncatalogued:scale_by_sqrt_d_v": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q, k, v = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(v.shape[-1]), dim=-1) @ v
-""",
-        "uncatalogued:transpose_first_two_dims": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q, k, v = decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value
-    return torch.softmax(q @ k.transpose(0, 1) / math.sqrt(k.shape[-1]), dim=-1) @ v
-""",
-    },
 }
 
 VARIANTS = {
@@ -397,28 +338,6 @@ def rotary_embedding(x, positions):
     angles = (positions.to(x.dtype)[:, None] * theta).repeat_interleave(2, dim=-1)
     swapped = torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
     return x * angles.cos() + swapped * angles.sin()
-""",
-    },
-    "cross_attention": {
-        "einsum": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q = decoder_states @ w_query
-    k = encoder_states @ w_key
-    v = encoder_states @ w_value
-    scores = torch.einsum("...qd,...kd->...qk", q, k) / math.sqrt(w_key.shape[1])
-    return torch.einsum("...qk,...kv->...qv", scores.softmax(dim=-1), v)
-""",
-        "sdpa": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    return torch.nn.functional.scaled_dot_product_attention(
-        decoder_states @ w_query, encoder_states @ w_key, encoder_states @ w_value)
-""",
-        "mT_matmul": """
-def cross_attention(decoder_states, encoder_states, w_query, w_key, w_value):
-    q = torch.matmul(decoder_states, w_query)
-    k = torch.matmul(encoder_states, w_key)
-    v = torch.matmul(encoder_states, w_value)
-    return torch.matmul(torch.softmax(q @ k.mT / k.size(-1) ** 0.5, dim=-1), v)
 """,
     },
 }
