@@ -1,11 +1,12 @@
 """How well the grading diagnoses: mistakes caught and named, correct variants accepted.
 
-    python3 tasks.py accuracy            # every notebook, all three sets
+    python3 tasks.py accuracy            # every notebook, all four sets
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
     python3 tasks.py accuracy --set fresh
+    python3 tasks.py accuracy --set fresh2 --measured   # and record each case's standing
     python3 tasks.py accuracy --set both # design and held-out only (the two sets of the first stop)
 
-Three sets of cases, reported separately:
+Four sets of cases, reported separately:
 
 - the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
@@ -17,6 +18,10 @@ Three sets of cases, reported separately:
   README). Every file whose name starts with the notebook's name is loaded and merged
   (``05_matrix_form_and_masks.py``, ``05_matrix_form_and_masks_new.py``, ...), so that cases for
   new exercises can live in files of their own. It measures how well the diagnosis generalises.
+- the *second fresh* set, ``tests/cases/fresh2/<notebook>*.py``: written the same way, after the
+  fresh set had been used to tune the diagnosis (so the fresh set's later figures are biased), by
+  someone who read neither the key nor the earlier sets' cases; its first measurement is the
+  unbiased figure of issue 11 (see its README).
 
 In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
 might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
@@ -58,11 +63,13 @@ from . import REPO, SOLUTIONS
 from . import notebooks as nbio
 
 CASES = REPO / "tests" / "cases"
-SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh"}
+SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh", "fresh2": CASES / "fresh2"}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
-MERGED_SETS = {"fresh"}
+MERGED_SETS = {"fresh", "fresh2"}
+# sets written without the key, measured case by case (their tests keep every case at least there)
+MEASURED_SETS = ("fresh", "fresh2")
 # --set choices beyond a single set
-SET_GROUPS = {"both": ["design", "heldout"], "all": list(SETS)}
+SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(MEASURED_SETS), "all": list(SETS)}
 UNCATALOGUED = "uncatalogued"
 
 
@@ -202,6 +209,11 @@ def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list
 MEASURED = CASES / "fresh" / "measured.json"
 
 
+def measured_file(case_set: str) -> Path:
+    """Where a set's case-by-case standing is recorded (``--measured``)."""
+    return SETS[case_set] / "measured.json"
+
+
 def standing(outcome: Outcome) -> str:
     """One word for how a case did: named, caught, misnamed or missed; accepted or rejected."""
     if outcome.kind == "variant":
@@ -261,8 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
     parser.add_argument("--json", type=Path, help="also write every outcome to this JSON file")
-    parser.add_argument("--measured", action="store_true", help="record the fresh set's standing, case by case, "
-                        f"in {MEASURED.relative_to(REPO)} (its tests keep every case at least there)")
+    parser.add_argument("--measured", action="store_true", help="record the standing of each fresh set run, case "
+                        "by case, in its measured.json (its tests keep every case at least there)")
     parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
                         help="which cases: one set; both (design and held-out); all three (default)")
     args = parser.parse_args(argv)
@@ -279,12 +291,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{o.failed_tests} {o.message[:300]}")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
-    if args.measured:
-        measured = json.loads(MEASURED.read_text(encoding="utf-8")) if MEASURED.is_file() else {}
+    for case_set in (s for s in MEASURED_SETS if s in sets and args.measured):
+        path = measured_file(case_set)
+        measured = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         for name in names:
             measured[name] = {f"{o.exercise} {o.case}": standing(o) for o in outcomes
-                              if o.case_set == "fresh" and o.notebook == name}
-        MEASURED.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+                              if o.case_set == case_set and o.notebook == name}
+        path.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0 if all(o.ok for o in outcomes) else 1
 
 

@@ -220,12 +220,24 @@ def test_a_float16_answer_fails_a_float32_check_and_is_told_why():
 
 
 @pytest.mark.usefixtures("scaled_scores_exercise")
-def test_a_float32_answer_to_float64_inputs_is_still_accepted(capsys):
+def test_a_float32_answer_to_float64_inputs_fails_and_is_told_it_lost_precision():
+    """The task's precision, not the answer's, sets the tolerance (issue 11, part 3)."""
     def scaled_scores(queries, keys):
         q, k = queries.astype(np.float32), keys.astype(np.float32)
         return q @ k.T / np.float32(np.sqrt(k.shape[-1]))
 
-    checks.check("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
+    message = _failure("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
+    assert CATALOGUE["lower_precision"].title in message and "float64" in message, message
+
+
+@pytest.mark.usefixtures("scaled_scores_exercise")
+def test_a_float64_answer_to_float32_inputs_is_accepted(capsys):
+    def scaled_scores(queries, keys):
+        q, k = queries.astype(np.float64), keys.astype(np.float64)
+        return q @ k.T / np.sqrt(k.shape[-1])
+
+    checks.check("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)).astype(np.float32),
+                 RNG.normal(size=(5, 4)).astype(np.float32))
     assert "✓" in capsys.readouterr().out
 
 

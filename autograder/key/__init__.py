@@ -19,7 +19,7 @@ from attention_course.convert import encode
 from attention_course.verdict import Key
 
 from .exercises import all_exercises, get_exercise  # noqa: F401
-from .mistakes import shared_mutants
+from .mistakes import argument_mutants, shared_mutants
 
 
 def _copies(inputs, precision=None):
@@ -75,6 +75,8 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
     half = ("float16",) if floats and all(d == np.float16 for d in floats) else ()
     base = spec.mistakes_from or spec.reference
     shared = shared_mutants(base)
+    for mistake_id, mutants in argument_mutants(base).items():
+        shared[mistake_id] = [*shared.get(mistake_id, []), *mutants]
     rows = []
     for precision in ((*half, "float32", "float64") if floats else ("float64",)):
         args = _copies(probe["inputs"], precision if floats else None)

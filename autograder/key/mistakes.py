@@ -14,6 +14,8 @@ grader computes analyses from several threads.
 from __future__ import annotations
 
 import contextlib
+import inspect
+import itertools
 import threading
 from collections.abc import Callable
 
@@ -44,6 +46,24 @@ def _softmax_other_axis(original):
         if scores.ndim < 2:
             raise np.exceptions.AxisError("axis -2 is out of bounds for array of dimension 1")
         return original(scores, axis=-2 if axis in (-1, scores.ndim - 1) else -1)
+    return softmax
+
+
+def _softmax_heads_axis(original):
+    def softmax(scores, axis=-1):  # over the heads of (..., heads, queries, keys), not the keys
+        scores = ref.as_float(scores)
+        return original(scores, axis=-3) if scores.ndim >= 3 and axis in (-1, scores.ndim - 1) else \
+            original(scores, axis=axis)
+    return softmax
+
+
+def _softmax_each_matrix(original):
+    def softmax(scores, axis=-1):  # over each (queries, keys) matrix at once: one head's, one sequence's
+        scores = ref.as_float(scores)
+        if scores.ndim < 3:
+            return original(scores, axis=axis)
+        flat = scores.reshape(*scores.shape[:-2], -1)
+        return original(flat, axis=-1).reshape(scores.shape)
     return softmax
 
 
@@ -100,6 +120,11 @@ def _permuted(order):
     return lambda original: lambda x, *w: original(x, *(w[i] for i in order))
 
 
+def _causal_shifted(diagonal):
+    # the diagonal hidden (-1), or one future token visible (+1)
+    return lambda original: lambda n: np.tril(np.ones((n, n), dtype=bool), k=diagonal)
+
+
 def _padding_off_by_one(original):
     return lambda lengths, n_tokens: original(np.asarray(lengths) + 1, n_tokens)
 
@@ -110,8 +135,8 @@ def _padding_off_by_one_short(original):
 
 # mistake id -> [(step of reference, replacement factory: the original step -> the wrong one), ...]
 TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
-    "softmax_wrong_axis": [("softmax", _softmax_other_axis)],
-    "softmax_over_all_entries": [("softmax", _softmax_all_entries)],
+    "softmax_wrong_axis": [("softmax", _softmax_other_axis), ("softmax", _softmax_heads_axis)],
+    "softmax_over_all_entries": [("softmax", _softmax_all_entries), ("softmax", _softmax_each_matrix)],
     "softmax_no_max_subtraction": [("softmax", _naive_softmax)],
     "normalise_by_sum": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s)
                           / ref.as_float(s).sum(axis=axis, keepdims=True))],
@@ -135,8 +160,7 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
         s, None if mask is None else ~np.asarray(mask, dtype=bool)))],
     "mask_with_zero": [("apply_mask", lambda original: lambda s, mask=None: ref.as_float(s) if mask is None
                         else np.where(np.asarray(mask, dtype=bool), ref.as_float(s), 0.0))],
-    "causal_mask_off_by_one": [("causal_mask", lambda original: lambda n: np.tril(
-        np.ones((n, n), dtype=bool), k=-1))],
+    "causal_mask_off_by_one": [("causal_mask", _causal_shifted(-1)), ("causal_mask", _causal_shifted(1))],
     "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T)],
     "padding_mask_off_by_one": [("padding_mask", _padding_off_by_one),
                                 ("padding_mask", _padding_off_by_one_short)],
@@ -148,11 +172,90 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "heads_reshape_without_transpose": [
         ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(
             *np.shape(x)[:-2], n, np.shape(x)[-2], np.shape(x)[-1] // n)),
+        ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(  # (..., tokens, heads, d_head)
+            *np.shape(x)[:-1], n, np.shape(x)[-1] // n)),
         ("combine_heads", lambda original: lambda x: np.asarray(x).reshape(
             *np.shape(x)[:-3], np.shape(x)[-2], np.shape(x)[-3] * np.shape(x)[-1])),
     ],
     "missing_output_projection": [],  # per exercise: the projection is not a shared step
 }
+
+
+# The projection weights an exercise takes, by parameter name: (weight, its bias), in the order
+# query, key, value. A learner who mixes them up passes one where another belongs.
+_ROLES = (("w_query", "b_query"), ("w_key", "b_key"), ("w_value", "b_value"))
+_ROLES_LONG = (("query_weight", None), ("key_weight", None), ("value_weight", None))
+_STACKED = ("attention_w", "attention_b")  # (4, ...) stacks: query, key, value, output
+
+
+def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
+    """Mistakes made around the reference rather than in a step: the query, key and value weights
+    mixed up (any of them used in another's place: swapped, rotated or copied), for every exercise
+    whose parameters name them, with each bias moving with its weight or staying put; and only one
+    row of a matrix result computed (a loop's leftover)."""
+    try:
+        names = list(inspect.signature(reference).parameters)
+    except (TypeError, ValueError):
+        return {}
+    slots = [(names.index(w), names.index(b) if b in names else None)
+             for roles in (_ROLES, _ROLES_LONG) for w, b in roles if w in names]
+    mutants: list[Callable] = []
+    if len(slots) >= 2:
+        for mapping in itertools.product(range(len(slots)), repeat=len(slots)):
+            if list(mapping) == list(range(len(slots))):
+                continue
+            for with_biases in ((True, False) if any(b is not None for _, b in slots) else (True,)):
+                mutants.append(_remapped(reference, slots, mapping, with_biases))
+    elif _STACKED[0] in names:
+        at = (names.index(_STACKED[0]), names.index(_STACKED[1]) if _STACKED[1] in names else None)
+        for mapping in itertools.product(range(3), repeat=3):
+            if list(mapping) != [0, 1, 2]:
+                mutants.append(_restacked(reference, at, mapping))
+    found = {"mixed_up_projections": mutants} if mutants else {}
+    # a loop over the queries that kept only its first or its last row (one row, not the matrix)
+    found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1)]
+    # integers where floats belong: the inputs cast to int (truncated), or the result
+    found["integer_arithmetic"] = [_truncated_inputs(reference),
+                                   lambda *a, **k: np.trunc(np.asarray(reference(*a, **k), dtype=np.float64))]
+    return found
+
+
+def _truncated_inputs(reference):
+    def mutant(*args, **kwargs):
+        return reference(*(a.astype(np.int64) if isinstance(a, np.ndarray) and np.issubdtype(a.dtype, np.floating)
+                           else a for a in args), **kwargs)
+    return mutant
+
+
+def _one_row(reference, row):
+    def mutant(*args, **kwargs):
+        result = np.asarray(reference(*args, **kwargs))
+        # a vector has no rows to leave out: the reference's own result, which the caller drops
+        return result if result.ndim < 2 else result[..., row, :]
+    return mutant
+
+
+def _remapped(reference, slots, mapping, with_biases):
+    def mutant(*args, **kwargs):
+        args = list(args)
+        given = [(args[w], None if b is None else args[b]) for w, b in slots]
+        for (w, b), source in zip(slots, mapping, strict=True):
+            args[w] = given[source][0]
+            if with_biases and b is not None and given[source][1] is not None:
+                args[b] = given[source][1]
+        return reference(*args, **kwargs)
+    return mutant
+
+
+def _restacked(reference, at, mapping):
+    def mutant(*args, **kwargs):
+        args = list(args)
+        for index, axis in zip(at, (-3, -2), strict=True):  # (..., 4, d, d) weights, (..., 4, d) biases
+            if index is not None:
+                stack = np.moveaxis(np.asarray(args[index]), axis, 0)
+                args[index] = np.moveaxis(np.concatenate([stack[list(mapping)], stack[3:]]), 0, axis)
+        return reference(*args, **kwargs)
+    return mutant
 
 
 def key_scale_of(inputs):

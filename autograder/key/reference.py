@@ -78,12 +78,6 @@ def attention_scores(queries, keys, scale: bool | float = True) -> np.ndarray:
     return divide_scores(scores, scale) if scale else scores
 
 
-def scaled_softmax(scores, d_k) -> np.ndarray:
-    """``softmax(scores / sqrt(d_k))`` over the last axis."""
-    scores = as_float(scores)
-    return softmax(divide_scores(scores, key_scale(d_k, scores.dtype)), axis=-1)
-
-
 def weighted_values(weights, values) -> np.ndarray:
     """Each query's weighted sum of the values: (..., n_queries, n_keys) @ (..., n_keys, d_v)."""
     return as_float(weights) @ as_float(values)

@@ -56,17 +56,18 @@ def tolerance(dtype) -> tuple[float, float]:
 
 
 def task_dtype(probe: dict, actual_dtype=None) -> np.dtype:
-    """The precision an answer on ``probe`` is judged at.
+    """The precision an answer on ``probe`` is judged at: the task's, never the answer's.
 
-    The inputs set it: the coarsest floating input, but never coarser than float32 (the course
-    accepts float32 computation; float16 only when the inputs are float16). A result in a coarser
-    dtype than that is judged at this precision all the same, so a float16 answer fails a float32
-    check. A result finer than the inputs (float64 for float32 inputs) is judged at the inputs'.
+    The floating inputs set it: the coarsest of them, but never coarser than float32 unless every
+    one is float16. So a float32 answer to a task given float64 inputs is judged at float64 and
+    fails, with a message saying it was computed in lower precision; a float64 answer to float32
+    inputs is judged at float32. Only a task with no floating input (integers) takes the answer's
+    own precision, at least float32.
     """
     floats = [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating)]
     floor = np.dtype(np.float16) if floats and all(d == np.float16 for d in floats) else np.dtype(np.float32)
-    candidates = floats + ([np.dtype(actual_dtype)] if actual_dtype is not None
-                           and np.issubdtype(actual_dtype, np.floating) else [])
+    candidates = floats or ([np.dtype(actual_dtype)] if actual_dtype is not None
+                            and np.issubdtype(actual_dtype, np.floating) else [])
     coarsest = min(candidates, key=lambda d: d.itemsize) if candidates else np.dtype(np.float64)
     return coarsest if coarsest.itemsize >= floor.itemsize else floor
 
@@ -491,7 +492,7 @@ def _sizes(exercise: str, probe: dict) -> dict[str, int]:
         if spec.startswith("=") and not np.shape(value):
             sizes.setdefault(spec[1:], int(value))
         elif spec == "int" and not np.shape(value):
-            sizes.setdefault("d_k", int(value))  # scaled_softmax(scores, d_k) and the like
+            sizes.setdefault("d_k", int(value))  # scale_scores_tf(scores, d_k) and the like
         elif spec not in ("float", "heads") and "<=" not in spec:
             names = [n for n in spec.lstrip("~").split() if n != "..."]
             shape = np.shape(value)[len(np.shape(value)) - len(names):] if len(np.shape(value)) >= len(names) else ()

@@ -10,6 +10,11 @@ exercises (tests/cases/fresh/04_why_scale_by_sqrt_dk_new.py), and differ from it
 
 MISTAKES = {
     "width_sweep": {
+        "lower_precision:float32_cast": """
+def width_sweep(queries, keys, widths, power):
+    q, k = queries.astype(np.float32), keys.astype(np.float32)
+    return np.stack([q[:, :w] @ k[:, :w].T / np.float32(w ** power) for w in widths])
+""",
         "no_scaling": """
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w] @ keys[:, :w].T for w in widths])
@@ -113,6 +118,11 @@ def gradient_norms(scores):
 """,
     },
     "softmax_jacobian": {
+        "lower_precision:float32_cast": """
+def softmax_jacobian(scores):
+    p = softmax(scores.astype(np.float32)).astype(np.float32)
+    return np.diag(p) - np.outer(p, p)
+""",
         "jacobian_diagonal_only": """
 def softmax_jacobian(scores):
     p = softmax(scores)
@@ -144,11 +154,6 @@ def width_sweep(queries, keys, widths, power):
         "keys_scaled": """
 def width_sweep(queries, keys, widths, power):
     return np.array([queries[:, :w] @ (keys[:, :w] / np.power(w, power)).T for w in widths])
-""",
-        "float32": """
-def width_sweep(queries, keys, widths, power):
-    q, k = queries.astype(np.float32), keys.astype(np.float32)
-    return np.stack([q[:, :w] @ k[:, :w].T / np.float32(w ** power) for w in widths])
 """,
     },
     "gradient_norms": {
@@ -257,11 +262,6 @@ def softmax_jacobian(scores):
 def softmax_jacobian(scores):
     p = softmax(scores)
     return p[:, None] * (np.eye(len(p)) - p[None, :])
-""",
-        "float32": """
-def softmax_jacobian(scores):
-    p = softmax(scores.astype(np.float32)).astype(np.float32)
-    return np.diag(p) - np.outer(p, p)
 """,
     },
 }

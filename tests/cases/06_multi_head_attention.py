@@ -48,6 +48,16 @@ def combine_heads(x):
 """,
     },
     "head_weights": {
+        "lower_precision:float32_logsumexp": """
+from scipy.special import logsumexp
+
+def head_weights(inputs, w_query, w_key, n_heads):
+    inputs, w_query, w_key = (np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key))
+    queries = split_heads(inputs @ w_query, n_heads)
+    keys = split_heads(inputs @ w_key, n_heads)
+    scores = queries @ np.matrix_transpose(keys) / np.float32(np.sqrt(keys.shape[-1]))
+    return np.exp(scores - logsumexp(scores, axis=-1, keepdims=True))
+""",
         "heads_reshape_without_transpose": """
 def head_weights(inputs, w_query, w_key, n_heads):
     queries, keys = inputs @ w_query, inputs @ w_key
@@ -135,6 +145,14 @@ def head_weights(inputs, w_query, w_key, n_heads):
 """,
     },
     "multi_head_attention": {
+        "lower_precision:float32_throughout": """
+def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
+    inputs, w_query, w_key, w_value, w_out = (
+        np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key, w_value, w_out))
+    weights = head_weights(inputs, w_query, w_key, n_heads)
+    values = split_heads(inputs @ w_value, n_heads)
+    return combine_heads(weights @ values) @ w_out
+""",
         "heads_reshape_without_transpose": """
 def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
     weights = head_weights(inputs, w_query, w_key, n_heads)  # (..., heads, tokens, tokens)
@@ -341,16 +359,6 @@ def head_weights(inputs, w_query, w_key, n_heads):
     weights /= weights.sum(axis=-1, keepdims=True)
     return weights
 """,
-        "float32_logsumexp": """
-from scipy.special import logsumexp
-
-def head_weights(inputs, w_query, w_key, n_heads):
-    inputs, w_query, w_key = (np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key))
-    queries = split_heads(inputs @ w_query, n_heads)
-    keys = split_heads(inputs @ w_key, n_heads)
-    scores = queries @ np.matrix_transpose(keys) / np.float32(np.sqrt(keys.shape[-1]))
-    return np.exp(scores - logsumexp(scores, axis=-1, keepdims=True))
-""",
     },
     "multi_head_attention": {
         "reversed_loop_scipy": """
@@ -400,14 +408,6 @@ def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
     # W_O's rows in blocks, one per head: the sum over heads is the concatenation times W_O
     w_out_heads = w_out.reshape(n_heads, d_head, -1)  # (heads, d_head, d_out)
     return (context @ w_out_heads).sum(axis=-3)
-""",
-        "float32_throughout": """
-def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
-    inputs, w_query, w_key, w_value, w_out = (
-        np.asarray(a, dtype=np.float32) for a in (inputs, w_query, w_key, w_value, w_out))
-    weights = head_weights(inputs, w_query, w_key, n_heads)
-    values = split_heads(inputs @ w_value, n_heads)
-    return combine_heads(weights @ values) @ w_out
 """,
         "float64_transpose_first": """
 def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
