@@ -149,14 +149,24 @@ def _failure(cell) -> str | None:
 
 
 def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list[Outcome]:
-    mistakes, variants = load_cases(name, case_set)
+    return evaluate_sets(name, [case_set], progress)
+
+
+def evaluate_sets(name: str, case_sets: list[str], progress: bool = True) -> list[Outcome]:
+    """The outcomes of a notebook's cases in several sets, in one kernel: the source notebook runs
+    once (notebook 07 trains, 08 loads a model), then every case of every set in turn."""
+    cases = []
+    for case_set in case_sets:
+        mistakes, variants = load_cases(name, case_set)
+        cases += [(case_set, gid, "mistake", case, src) for gid, table in mistakes.items()
+                  for case, src in table.items()]
+        cases += [(case_set, gid, "variant", case, src) for gid, table in variants.items()
+                  for case, src in table.items()]
     nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
     cells = {c.metadata["nbgrader"]["grade_id"]: i for i, c in enumerate(nb.cells)
              if "grade_id" in c.metadata.get("nbgrader", {})}
     tests = [g for g, i in cells.items() if nb.cells[i].metadata["nbgrader"].get("grade")
              and not nb.cells[i].metadata["nbgrader"].get("solution")]
-    cases = [(gid, "mistake", case, src) for gid, table in mistakes.items() for case, src in table.items()]
-    cases += [(gid, "variant", case, src) for gid, table in variants.items() for case, src in table.items()]
     outcomes: list[Outcome] = []
     if not cases:
         return outcomes
@@ -173,7 +183,7 @@ def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list
             if broken:
                 raise RuntimeError(f"{name}: the solution itself fails {broken}")
             bar = tqdm(cases, desc=name, unit="case", disable=not progress, file=sys.stdout)
-            for grade_id, kind, case, source in bar:
+            for case_set, grade_id, kind, case, source in bar:
                 if grade_id not in cells:
                     raise KeyError(f"{name}: no solution cell {grade_id!r} (case {case})")
                 outcome = Outcome(name, grade_id, kind, case, case_set=case_set)
@@ -276,12 +286,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measured", action="store_true", help="record the standing of each fresh set run, case "
                         "by case, in its measured.json (its tests keep every case at least there)")
     parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
-                        help="which cases: one set; both (design and held-out); all three (default)")
+                        help="which cases: one set; both (design and held-out); fresh-sets; all four (default)")
     args = parser.parse_args(argv)
     names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
     sets = SET_GROUPS.get(args.case_set, [args.case_set])
-    outcomes = [o for case_set in sets for name in names for o in evaluate(name, case_set=case_set)]
+    outcomes = [o for name in names for o in evaluate_sets(name, sets)]
     for case_set in sets:
         print(f"\n== {case_set} set ({SETS[case_set].relative_to(REPO)}) ==")
         print(table([o for o in outcomes if o.case_set == case_set]))

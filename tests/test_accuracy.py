@@ -20,9 +20,10 @@ from conftest import ASSIGNMENTS, REPO
 from attention_course.mistakes import CATALOGUE
 from autograder.accuracy import (
     MEASURED_SETS,
+    SETS,
     UNCATALOGUED,
     case_files,
-    evaluate,
+    evaluate_sets,
     is_uncatalogued,
     load_cases,
     measured_file,
@@ -53,9 +54,14 @@ FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03")]
 
 
 @functools.cache
+def _every_set(name: str) -> tuple:
+    """A notebook's cases in every set, evaluated once a session in one kernel (several tests read them)."""
+    sets = [case_set for case_set in SETS if case_files(name, case_set)]
+    return tuple(evaluate_sets(name, sets, progress=False))
+
+
 def _evaluate(name: str, case_set: str) -> tuple:
-    """Each notebook's set is evaluated once a session (several tests read the same outcomes)."""
-    return tuple(evaluate(name, progress=False, case_set=case_set))
+    return tuple(o for o in _every_set(name) if o.case_set == case_set)
 
 
 def test_every_notebook_has_cases_in_every_set():
@@ -100,7 +106,7 @@ def test_fresh_cases_of_one_notebook_are_merged_over_its_files(tmp_path, monkeyp
 
 @pytest.mark.parametrize("name", WITH_CASES)
 def test_design_mistakes_are_caught_and_named_and_variants_accepted(name):
-    outcomes = evaluate(name, progress=False)
+    outcomes = _evaluate(name, "design")
     print("\n" + table(outcomes))
     wrong = [f"{o.exercise} {o.kind} {o.case}: failed {o.failed_tests} {o.message[:200]}"
              for o in outcomes if not o.ok]

@@ -230,8 +230,9 @@ def _truncated_inputs(reference):
 def _one_row(reference, row):
     def mutant(*args, **kwargs):
         result = np.asarray(reference(*args, **kwargs))
-        # a vector has no rows to leave out: the reference's own result, which the caller drops
-        return result if result.ndim < 2 else result[..., row, :]
+        # a vector has no rows to leave out, and one row is the whole result (an axis of length 1
+        # dropped is a shape slip, not a loop's leftover): the reference's own result, dropped
+        return result if result.ndim < 2 or result.shape[-2] == 1 else result[..., row, :]
     return mutant
 
 
