@@ -48,12 +48,13 @@ STUB = "raise NotImplementedError()"
 
 
 def wrong_answer(name: str, grade_id: str) -> tuple[str | None, str | None]:
-    """(mistake id, learner source) of the first catalogued mistake for an exercise, if any."""
-    from autograder.accuracy import load_cases
+    """(mistake id, learner source) of the first catalogued mistake for an exercise, if any (a case
+    key may carry a tag, ``lower_precision:float32_cast``: the id is the part before it)."""
+    from autograder.accuracy import load_cases, mistake_of
 
     mistakes, _ = load_cases(name)
-    for mistake_id, source in mistakes.get(grade_id, {}).items():
-        return mistake_id, source
+    for case, source in mistakes.get(grade_id, {}).items():
+        return mistake_of(case), source
     return None, None
 
 
