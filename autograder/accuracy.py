@@ -216,9 +216,6 @@ def evaluate_sets(name: str, case_sets: list[str], progress: bool = True) -> lis
     return outcomes
 
 
-MEASURED = CASES / "fresh" / "measured.json"
-
-
 def measured_file(case_set: str) -> Path:
     """Where a set's case-by-case standing is recorded (``--measured``)."""
     return SETS[case_set] / "measured.json"

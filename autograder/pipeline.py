@@ -263,17 +263,18 @@ class _ClusterJobs(_Jobs):
 
     def __init__(self, client, events: queue.Queue, hide: list[str], keep: list[str]):
         super().__init__(events, hide, keep)
-        self.client, self.futures = client, []
+        self.client, self.pending = client, set()
 
     def submit(self, tag, job: dict) -> None:
         future = self.client.submit(dask_task, dict(job, hide=self.hide, keep=self.keep), pure=False, retries=1)
-        self.futures.append(future)  # held, so the cluster keeps the task
+        self.pending.add(future)  # held until done, so the cluster keeps the task (and no result after)
 
         def done(future, tag=tag):
             try:
                 result = future.result()
             except Exception as error:
                 result = _failed(f"the worker failed twice: {type(error).__name__}: {str(error)[:200]}")
+            self.pending.discard(future)
             self.events.put(("result", tag, result))
 
         future.add_done_callback(done)
@@ -503,7 +504,8 @@ class Grader:
         if self.scheduler:
             self.client = _connect(self.scheduler)
         previous = self._load_state()
-        source_ids = {name: nbio.grade_ids(nbio.read(SOLUTIONS / f"{name}.ipynb")) for name in present}
+        sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name in present}
+        source_ids = {name: nbio.grade_ids(sources[name]) for name in present}
         if self._anything_to_run(found, students, present, source_ids, previous):
             self.warm_up()  # the workers' imports overlap nbgrader's set-up
             threading.Thread(target=_preload, daemon=True).start()  # and so do ours
@@ -514,7 +516,6 @@ class Grader:
                    smoothing=0.1)
         results: dict[tuple[str, str], Result] = {}
         contexts: dict[tuple[str, str], tuple] = {}
-        sources = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name, _ in todo_plans}
         plan_files = dict(todo_plans)
         waiting = list(present)  # assignments whose submissions are not queued yet
         outstanding, ran, reused = 0, 0, 0

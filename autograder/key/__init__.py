@@ -16,7 +16,7 @@ import threading
 import numpy as np
 
 from attention_course.convert import encode
-from attention_course.verdict import Key
+from attention_course.verdict import Key, task_dtype
 
 from .exercises import all_exercises, get_exercise  # noqa: F401
 from .mistakes import argument_mutants, shared_mutants
@@ -71,8 +71,8 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
     every float input is float16, the mistakes are made in float16 too (an overflow is one).
     """
     spec = get_exercise(exercise)
-    floats = [v.dtype for v in probe["inputs"] if isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating)]
-    half = ("float16",) if floats and all(d == np.float16 for d in floats) else ()
+    floats = any(isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) for v in probe["inputs"])
+    half = ("float16",) if floats and task_dtype(probe) == np.float16 else ()  # the judge's own rule
     base = spec.mistakes_from or spec.reference
     shared = shared_mutants(base)
     for mistake_id, mutants in argument_mutants(base).items():

@@ -53,6 +53,15 @@ class Lines:
         self.scanned = 0
         return line
 
+    def has_line(self) -> bool:
+        return self.buffer.find(b"\n", self.scanned) >= 0
+
+    def rest(self) -> bytes:
+        """What is left (a last line without its newline), emptying the buffer."""
+        rest = bytes(self.buffer)
+        self.buffer, self.scanned = bytearray(), 0
+        return rest
+
     def __len__(self) -> int:
         return len(self.buffer)
 

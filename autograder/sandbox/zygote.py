@@ -41,15 +41,13 @@ class LineReader:
         self.fd, self.lines = fd, Lines()
 
     def has_line(self) -> bool:
-        return self.lines.buffer.find(b"\n", self.lines.scanned) >= 0
+        return self.lines.has_line()
 
     def readline(self) -> bytes:
         while (line := self.lines.pop()) is None:
             chunk = os.read(self.fd, 1 << 20)
             if not chunk:
-                line = bytes(self.lines.buffer)
-                self.lines = Lines()
-                return line
+                return self.lines.rest()
             self.lines.feed(chunk)
         return line
 
