@@ -21,23 +21,15 @@ ROPE_BASE = 10000.0  # RoFormer (Su et al. 2021) and "Attention Is All You Need"
 def allowed_keys(n_tokens: int, causal: bool, mask: str = "causal") -> np.ndarray | None:
     """(tokens, tokens) boolean: True where query i may attend to key j; None for no mask.
 
-    ``mask`` names the shape a causal mask takes: ``causal`` (on and below the diagonal, right),
-    ``upper`` (on and above), ``below_only`` (strictly below), ``one_ahead`` (one future token
-    too), ``inverted`` (the complement of the right one), ``ignored`` (never masks) and
-    ``always`` (masks even when ``causal`` is False).
+    The causal mask is ``reference.causal_mask``, so the shared causal-mask mistakes (off by one,
+    upper triangle) apply without being listed. ``mask`` names this layer's own wrong ones:
+    ``inverted`` (the complement of the right one), ``ignored`` (never masks) and ``always`` (masks
+    even when ``causal`` is False).
     """
     if mask == "ignored" or (not causal and mask != "always"):
         return None
-    ones = np.ones((n_tokens, n_tokens), dtype=bool)
-    shapes = {
-        "causal": np.tril(ones),
-        "always": np.tril(ones),
-        "upper": np.triu(ones),
-        "below_only": np.tril(ones, -1),
-        "one_ahead": np.tril(ones, 1),
-        "inverted": ~np.tril(ones),
-    }
-    return shapes[mask]
+    right = ref.causal_mask(n_tokens)  # (tokens, tokens)
+    return ~right if mask == "inverted" else right
 
 
 def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causal",
@@ -173,23 +165,17 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
 def cache_allowed(n_new: int, n_all: int, mask: str = "lower_right") -> np.ndarray | None:
     """(n_new, n_all) boolean: True where new token i, at position n_all - n_new + i, may attend.
 
-    The right mask is the lower-right corner of the (n_all, n_all) causal mask: every cached key,
-    and the new keys up to the token itself. ``mask`` names a wrong one: ``upper_left`` (the causal
-    mask not shifted by the cache length: new token i sees keys 0..i), ``below_only`` (the token
-    does not see itself), ``one_ahead`` (one future token too), ``upper`` (on and above the shifted
-    diagonal) and ``none`` (no mask: the new tokens see each other's future).
+    The right mask is the last n_new rows (the lower-right corner) of the (n_all, n_all) causal
+    mask, taken from ``reference.causal_mask``, so the shared causal-mask mistakes (off by one,
+    upper triangle) apply to it without being listed. ``mask`` names a wrong one of this exercise's
+    own: ``upper_left`` (the causal mask not shifted by the cache length: new token i sees keys
+    0..i) and ``none`` (no mask: the new tokens see each other's future).
     """
-    offset = n_all - n_new
-    ones = np.ones((n_new, n_all), dtype=bool)
-    shapes = {
-        "lower_right": np.tril(ones, offset),
-        "upper_left": np.tril(ones),
-        "below_only": np.tril(ones, offset - 1),
-        "one_ahead": np.tril(ones, offset + 1),
-        "upper": np.triu(ones, offset),
-        "none": None,
-    }
-    return shapes[mask]
+    if mask == "none":
+        return None
+    if mask == "upper_left":
+        return np.tril(np.ones((n_new, n_all), dtype=bool))
+    return ref.causal_mask(n_all)[n_all - n_new:]  # (n_new, n_all)
 
 
 def kv_cache_step(queries, keys, values, cached_keys, cached_values, *, append="after",
