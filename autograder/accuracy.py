@@ -1,12 +1,12 @@
 """How well the grading diagnoses: mistakes caught and named, correct variants accepted.
 
-    python3 tasks.py accuracy            # every notebook, all four sets
+    python3 tasks.py accuracy            # every notebook, every set
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
     python3 tasks.py accuracy --set fresh
-    python3 tasks.py accuracy --set fresh2 --measured   # and record each case's standing
+    python3 tasks.py accuracy --set fresh3 --measured   # and record each case's standing
     python3 tasks.py accuracy --set both # design and held-out only (the two sets of the first stop)
 
-Four sets of cases, reported separately:
+Five sets of cases, reported separately:
 
 - the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
@@ -21,7 +21,10 @@ Four sets of cases, reported separately:
 - the *second fresh* set, ``tests/cases/fresh2/<notebook>*.py``: written the same way, after the
   fresh set had been used to tune the diagnosis (so the fresh set's later figures are biased), by
   someone who read neither the key nor the earlier sets' cases; its first measurement is the
-  unbiased figure of issue 11 (see its README).
+  unbiased figure of issue 11 (see its README);
+- the *third fresh* set, ``tests/cases/fresh3/<notebook>*.py``: written the same way, after the
+  second had been used to tune the diagnosis, for every graded exercise of the second edition
+  (see its README).
 
 In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
 might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
@@ -63,11 +66,12 @@ from . import REPO, SOLUTIONS
 from . import notebooks as nbio
 
 CASES = REPO / "tests" / "cases"
-SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh", "fresh2": CASES / "fresh2"}
+SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh", "fresh2": CASES / "fresh2",
+        "fresh3": CASES / "fresh3"}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
-MERGED_SETS = {"fresh", "fresh2"}
+MERGED_SETS = {"fresh", "fresh2", "fresh3"}
 # sets written without the key, measured case by case (their tests keep every case at least there)
-MEASURED_SETS = ("fresh", "fresh2")
+MEASURED_SETS = ("fresh", "fresh2", "fresh3")
 # --set choices beyond a single set
 SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(MEASURED_SETS), "all": list(SETS)}
 UNCATALOGUED = "uncatalogued"
@@ -283,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measured", action="store_true", help="record the standing of each fresh set run, case "
                         "by case, in its measured.json (its tests keep every case at least there)")
     parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
-                        help="which cases: one set; both (design and held-out); fresh-sets; all four (default)")
+                        help="which cases: one set; both (design and held-out); fresh-sets (every set written without the key); all (default)")
     args = parser.parse_args(argv)
     names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]

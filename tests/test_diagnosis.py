@@ -241,6 +241,61 @@ def test_a_float64_answer_to_float32_inputs_is_accepted(capsys):
     assert "✓" in capsys.readouterr().out
 
 
+def test_a_step_in_float16_cast_back_is_told_it_lost_precision():
+    """The result has the task's dtype, so only its numbers show the float16 step."""
+    def softmax_stable(scores):
+        shifted = (scores - scores.max(dim=-1, keepdim=True).values).half()
+        exps = shifted.exp()
+        return (exps / exps.sum(dim=-1, keepdim=True)).to(scores.dtype)
+
+    message = _failure("softmax_stable", softmax_stable, RNG.normal(size=(3, 5)).astype(np.float32))
+    assert CATALOGUE["lower_precision"].title in message, message
+
+
+def test_a_small_slip_is_not_mistaken_for_lower_precision():
+    """An epsilon added where none belongs is off by more than float32's rounding: no precision story."""
+    def softmax_stable(scores):
+        exps = (scores - scores.max(dim=-1, keepdim=True).values).exp()
+        return exps / (exps.sum(dim=-1, keepdim=True) + 1e-4)
+
+    message = _failure("softmax_stable", softmax_stable, RNG.normal(size=(3, 5)).astype(np.float32))
+    assert CATALOGUE["lower_precision"].title not in message, message
+
+
+@pytest.mark.parametrize("exercise", ["causal_mask", "torch_attn_mask"])
+def test_a_mask_the_text_asks_to_be_boolean_fails_as_integers(exercise):
+    """An exercise whose text states the result's dtype asks for it in every check (issue 11)."""
+    if exercise == "causal_mask":
+        message = _failure(exercise, lambda n: np.tril(np.ones((n, n), dtype=int)), 4)
+    else:
+        message = _failure(exercise, lambda mask, n_heads: np.repeat(~mask, n_heads, axis=0).astype(int),
+                           np.tril(np.ones((2, 3, 3), dtype=bool)), 2)
+    assert "dtype bool" in message and "0/1 integer mask" in message, message
+
+
+def test_a_layer_with_heads_is_probed_with_other_sizes_and_another_number_of_heads():
+    inputs, w = RNG.normal(size=(4, 6)), RNG.normal(size=(6, 6))
+    probes = evidence_probes("head_weights", [inputs, w, w, 1], {})
+    sized = [p for p in probes if p["label"].startswith("other sizes")]
+    assert len(sized) == 1 and "heads=2" in sized[0]["label"], [p["label"] for p in probes]
+    x, wq, wk, heads = sized[0]["inputs"]
+    assert heads == 2 and wq.shape == wk.shape and wq.shape[0] == wq.shape[1] != 6  # square stays square
+    assert x.shape[-1] % 2 == 0 and not violations("head_weights", sized[0]["inputs"])
+
+
+def test_numpy_errors_are_matched_by_what_went_wrong_not_by_their_wording():
+    """`@` and `np.dot` word one mismatch differently; a broadcast error is another mistake."""
+    from attention_course.verdict import error_signature
+
+    a, b = np.ones((4, 3)), np.ones((5, 2))
+    signatures = []
+    for product in (lambda: a @ b, lambda: np.dot(a, b), lambda: a * b):
+        with pytest.raises(ValueError) as error:
+            product()
+        signatures.append(error_signature(str(error.value).splitlines()[0]))
+    assert signatures[0] == signatures[1] != signatures[2]
+
+
 @pytest.mark.parametrize(("message", "kind"), [
     ("expected m1 and m2 to have the same dtype, but got: double != float", "dtype"),
     ("expected scalar type Float but found Double", "dtype"),

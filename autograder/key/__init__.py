@@ -53,7 +53,8 @@ def _call(function, args, kwargs):
 def meta(exercise: str) -> dict:
     spec = get_exercise(exercise)
     return {"framework": spec.framework, "returns": spec.returns, "integers_ok": spec.integers_ok,
-            "returns_tuple": spec.returns_tuple, "uses": sorted(spec.uses)}
+            "returns_tuple": spec.returns_tuple, "uses": sorted(spec.uses), "dtype": spec.dtype,
+            "dtype_hint": spec.dtype_hint}
 
 
 def _same(a, b) -> bool:

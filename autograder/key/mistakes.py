@@ -112,6 +112,11 @@ def _elementwise(original):
     return lambda q, k: ref.as_float(q) * ref.as_float(k)
 
 
+def _products_unsummed(original):
+    # every q_i * k_j kept as a vector: (..., queries, keys, d), the dot products' sum never taken
+    return lambda q, k: ref.as_float(q)[..., :, None, :] * ref.as_float(k)[..., None, :, :]
+
+
 def _row_products(original):
     return lambda q, k: (ref.as_float(q) * ref.as_float(k)).sum(-1)
 
@@ -123,6 +128,16 @@ def _permuted(order):
 def _causal_shifted(diagonal):
     # the diagonal hidden (-1), or one future token visible (+1)
     return lambda original: lambda n: np.tril(np.ones((n, n), dtype=bool), k=diagonal)
+
+
+def _mask_transposed(original):
+    # a (..., 1, keys) padding mask turned into (..., keys, 1): it masks queries, not keys (a square
+    # mask transposed is the same slip)
+    def apply_mask(scores, mask=None):
+        if mask is None or np.ndim(mask) < 2:
+            return original(scores, mask)
+        return original(scores, np.swapaxes(np.asarray(mask), -1, -2))
+    return apply_mask
 
 
 def _padding_off_by_one(original):
@@ -148,7 +163,7 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "scale_by_sqrt_d_model": [("self_attention_scale", lambda original: lambda inputs, keys: key_scale_of(inputs))],
     "integer_arithmetic": [("divide_scores", _floored)],
     "sum_instead_of_dot": [("dot_products", _elementwise), ("dot_products", _row_products),
-                           ("dot_products", _sum_of_sums)],
+                           ("dot_products", _sum_of_sums), ("dot_products", _products_unsummed)],
     "keys_without_transpose": [("dot_products", lambda original: lambda q, k: ref.as_float(q)
                                 @ ref.as_float(k))],
     "keys_transpose_all_axes": [("dot_products", _keys_transpose_all_axes)],
@@ -160,6 +175,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
         s, None if mask is None else ~np.asarray(mask, dtype=bool)))],
     "mask_with_zero": [("apply_mask", lambda original: lambda s, mask=None: ref.as_float(s) if mask is None
                         else np.where(np.asarray(mask, dtype=bool), ref.as_float(s), 0.0))],
+    "padding_mask_on_queries": [("apply_mask", _mask_transposed)],
+    "weights_times_keys": [("attention", lambda original: lambda queries, keys, values, mask=None, scale=True:
+                            original(queries, keys, keys, mask, scale))],
     "causal_mask_off_by_one": [("causal_mask", _causal_shifted(-1)), ("causal_mask", _causal_shifted(1))],
     "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T)],
     "padding_mask_off_by_one": [("padding_mask", _padding_off_by_one),
@@ -167,8 +185,15 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     # any two of W_Q, W_K, W_V swapped (the keys and values, the queries and keys, ...), or rotated
     "mixed_up_projections": [("project", _permuted(order))
                              for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1))],
-    "projection_order": [("project", lambda original: lambda x, wq, wk, wv: original(
-        x, *(np.swapaxes(ref.as_float(w), -1, -2) for w in (wq, wk, wv))))],
+    # W x for each token (W @ X^T, transposed back: NumPy raises as for `w @ x` on non-square W),
+    # the product's transpose (W^T X^T), or W @ X
+    "projection_order": [("project", lambda original: lambda x, wq, wk, wv: tuple(
+                              np.swapaxes(ref.as_float(w) @ np.swapaxes(ref.as_float(x), -1, -2), -1, -2)
+                              for w in (wq, wk, wv))),
+                         ("project", lambda original: lambda x, wq, wk, wv: tuple(
+                             np.swapaxes(p, -1, -2) for p in original(x, wq, wk, wv))),
+                         ("project", lambda original: lambda x, wq, wk, wv: tuple(
+                             ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv)))],
     "heads_reshape_without_transpose": [
         ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(
             *np.shape(x)[:-2], n, np.shape(x)[-2], np.shape(x)[-1] // n)),
@@ -212,18 +237,24 @@ def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
             if list(mapping) != [0, 1, 2]:
                 mutants.append(_restacked(reference, at, mapping))
     found = {"mixed_up_projections": mutants} if mutants else {}
-    # a loop over the queries that kept only its first or its last row (one row, not the matrix)
-    found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1)]
+    # a loop's leftovers: only the first or the last row kept (one row, not the matrix); the first
+    # or the last row never written (``range(n - 1)``, ``range(1, n)``); a sum over the tokens that
+    # stopped one short or returned after the first token (a ``return`` inside the loop)
+    found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1),
+                              _row_left_zero(reference, 0), _row_left_zero(reference, -1),
+                              _tokens_cut(reference, slice(None, -1)), _tokens_cut(reference, slice(None, 1))]
     # integers where floats belong: the inputs cast to int (truncated), or the result
     found["integer_arithmetic"] = [_truncated_inputs(reference),
+                                   *(_truncated_inputs(reference, i) for i in range(len(names))),
                                    lambda *a, **k: np.trunc(np.asarray(reference(*a, **k), dtype=np.float64))]
     return found
 
 
-def _truncated_inputs(reference):
+def _truncated_inputs(reference, only: int | None = None):
+    """The reference on float inputs truncated to integers: all of them, or only the ``only``-th."""
     def mutant(*args, **kwargs):
         return reference(*(a.astype(np.int64) if isinstance(a, np.ndarray) and np.issubdtype(a.dtype, np.floating)
-                           else a for a in args), **kwargs)
+                           and only in (None, i) else a for i, a in enumerate(args)), **kwargs)
     return mutant
 
 
@@ -233,6 +264,37 @@ def _one_row(reference, row):
         # a vector has no rows to leave out, and one row is the whole result (an axis of length 1
         # dropped is a shape slip, not a loop's leftover): the reference's own result, dropped
         return result if result.ndim < 2 or result.shape[-2] == 1 else result[..., row, :]
+    return mutant
+
+
+def _row_left_zero(reference, row):
+    def mutant(*args, **kwargs):
+        result = np.array(reference(*args, **kwargs), dtype=np.float64)
+        if result.ndim == 0 or result.shape[-2 if result.ndim >= 2 else -1] < 2:
+            return result
+        if result.ndim >= 2:
+            result[..., row, :] = 0.0
+        else:
+            result[row] = 0.0
+        return result
+    return mutant
+
+
+def _tokens_cut(reference, keep: slice):
+    """A sum over the tokens on the first tokens only: for a vector result (a context vector), the
+    arguments sharing a leading length (weights (n,) and inputs (n, d)) cut to ``keep``. Where that
+    does not apply, or cannot be computed, the reference's own result (so it never raises)."""
+    def mutant(*args, **kwargs):
+        right = reference(*args, **kwargs)
+        lengths = [np.shape(a)[0] for a in args if isinstance(a, np.ndarray) and np.ndim(a) >= 1]
+        shared = [n for n in set(lengths) if lengths.count(n) >= 2 and n >= 2]
+        if len(shared) != 1 or np.ndim(right) != 1:
+            return right
+        try:
+            return reference(*(a[keep] if isinstance(a, np.ndarray) and np.ndim(a) >= 1 and np.shape(a)[0] == shared[0]
+                               else a for a in args), **kwargs)
+        except Exception:
+            return right
     return mutant
 
 

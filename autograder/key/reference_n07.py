@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import reference as ref
-from .reference import as_float, combine_heads, softmax, split_heads
+from .reference import as_float, combine_heads, split_heads
 
 ROPE_BASE = 10000.0  # RoFormer (Su et al. 2021) and "Attention Is All You Need" both use 10000
 
@@ -35,7 +35,7 @@ def allowed_keys(n_tokens: int, causal: bool, mask: str = "causal") -> np.ndarra
 def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causal",
          masking="-inf", scale="d_head", transpose_weights=(), split=split_heads,
          combine=combine_heads, axis=-1, keys_first=False, project=True, returns="output",
-         softmax_fn=softmax):
+         softmax_fn=None):
     """Multi-head self-attention, optionally causal: (..., tokens, d_in) -> (..., tokens, d_out).
 
     ``w_query``, ``w_key``, ``w_value``: (d_in, d_out); ``w_out``: (d_out, d_out); head ``h``
@@ -44,6 +44,8 @@ def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causa
     ``scale`` is ``d_head``, ``None``, ``d_in`` or ``d_out``; ``transpose_weights`` lists the
     matrices (``query``, ``key``, ``value``, ``out``) used transposed, as when a (d_in, d_out)
     matrix is copied unchanged into ``nn.Linear.weight``; ``softmax_fn`` replaces the softmax.
+    The products, the scaling, the softmax and the weighted sum are the shared steps of
+    :mod:`.reference`, so the shared mistakes (:mod:`autograder.key.mistakes`) apply to the layer.
     """
     inputs = as_float(inputs)
     mats = {"query": w_query, "key": w_key, "value": w_value, "out": w_out}
@@ -53,21 +55,21 @@ def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causa
     keys = split(inputs @ mats["key"], n_heads)
     values = split(inputs @ mats["value"], n_heads)
     scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
-              else queries @ np.swapaxes(keys, -1, -2))  # (..., heads, tokens, tokens)
+              else ref.dot_products(queries, keys))  # (..., heads, tokens, tokens)
     widths = {"d_head": keys.shape[-1], "d_in": inputs.shape[-1], "d_out": mats["query"].shape[-1]}
     if scale is not None:
-        scores = scores / np.sqrt(widths[scale], dtype=scores.dtype)
+        scores = ref.divide_scores(scores, np.sqrt(widths[scale], dtype=scores.dtype))
     allowed = allowed_keys(scores.shape[-1], causal, mask)
     if allowed is not None and masking == "-inf":
         scores = np.where(allowed, scores, -np.inf)
     elif allowed is not None and masking == "zero":
         scores = np.where(allowed, scores, 0.0)
-    weights = softmax_fn(scores, axis=axis)  # (..., heads, tokens, tokens)
+    weights = (softmax_fn or ref.softmax)(scores, axis=axis)  # (..., heads, tokens, tokens)
     if allowed is not None and masking == "after_softmax":
         weights = np.where(allowed, weights, 0.0)
     if returns == "weights":
         return weights
-    context = combine(weights @ values)  # (..., tokens, heads * d_head)
+    context = combine(ref.weighted_values(weights, values))  # (..., tokens, heads * d_head)
     return context @ mats["out"] if project else context
 
 
@@ -103,7 +105,8 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
     ``w_i = 10000 ** (-2i / d_model)``. Knobs: ``layout`` ``halves`` (sines in the first half of
     the columns, cosines in the second); ``exponent`` ``column`` (10000 ** (-j / d) with j the
     column, so the cosine of a pair gets another frequency than its sine) or ``pair_index``
-    (10000 ** (-i / d)); ``swap`` (cosines first); ``first_position`` 1 (count from 1).
+    (10000 ** (-i / d)) or ``floored`` (``2i // d``, 0 for every pair: integer division); ``swap``
+    (cosines first); ``first_position`` 1 (count from 1).
     """
     n_positions, d_model = int(n_positions), int(d_model)
     positions = np.arange(first_position, first_position + n_positions, dtype=np.float64)[:, None]
@@ -113,7 +116,7 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
         even = first(positions * ROPE_BASE ** (-(2 * pair) / d_model))
         odd = second(positions * ROPE_BASE ** (-(2 * pair + 1) / d_model))
     else:
-        power = pair / d_model if exponent == "pair_index" else 2 * pair / d_model
+        power = {"pair_index": pair / d_model, "floored": (2 * pair) // d_model}.get(exponent, 2 * pair / d_model)
         angles = positions * ROPE_BASE ** (-power)  # (positions, d/2)
         even, odd = first(angles), second(angles)
     if layout == "halves":
@@ -124,7 +127,7 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
 
 
 def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent="pair",
-                     use_positions=True):
+                     use_positions=True, swap=False):
     """RoPE: rotate each pair of features of token t by the angle ``positions[t] * theta_i``.
 
     ``x``: (..., tokens, d) with d even; ``positions``: (tokens,). Pair i is the features
@@ -135,7 +138,8 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
 
     Knobs: ``pairs`` ``halves`` (pair i is features i and i + d/2, the GPT-NeoX layout);
     ``direction`` -1 (rotates the other way); ``exponent`` ``pair_index`` (10000 ** (-i / d));
-    ``use_positions`` False (uses 0, 1, 2, ... instead of the given positions).
+    ``use_positions`` False (uses 0, 1, 2, ... instead of the given positions); ``swap`` (sine and
+    cosine exchanged in the rotation).
     """
     x = as_float(x)
     d = x.shape[-1]
@@ -146,6 +150,8 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
     power = pair / d if exponent == "pair_index" else 2 * pair / d
     angles = direction * positions[:, None] * ROPE_BASE ** (-power)  # (tokens, d/2)
     cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
+    if swap:
+        cos, sin = sin, cos
     if pairs == "halves":
         first, second = x[..., : d // 2], x[..., d // 2:]
     else:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import erf
 
-from .reference import as_float, combine_heads, softmax, split_heads
+from . import reference as ref
+from .reference import as_float, combine_heads, split_heads
 
 EPS = 1e-12  # layer_norm_eps of the model's config.json
 
@@ -89,23 +90,30 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
         b_query = b_key = 0.0
     queries = split(hidden @ as_float(w_query) + as_float(b_query), n_heads)  # (batch, heads, tokens, d_head)
     keys = split(hidden @ as_float(w_key) + as_float(b_key), n_heads)
+    # the products, the scale, the softmax and (in bert_layer) the weighted sum are the shared steps
+    # of .reference, so that the shared mistakes (autograder.key.mistakes) apply here too
     if mistake == "keys_times_queries":
         scores = keys @ np.swapaxes(queries, -1, -2)
     else:
-        scores = queries @ np.swapaxes(keys, -1, -2)  # (batch, heads, tokens, tokens)
+        scores = ref.dot_products(queries, keys)  # (batch, heads, tokens, tokens)
     if mistake == "scale_by_sqrt_d_model":
         scores = scores / np.sqrt(hidden.shape[-1], dtype=scores.dtype)
     elif mistake != "no_scaling":
-        scores = scores / np.sqrt(keys.shape[-1], dtype=scores.dtype)
+        scores = ref.divide_scores(scores, ref.key_scale(keys.shape[-1], scores.dtype))
     keep = np.asarray(mask) != 0  # (batch, tokens): True for real tokens
     if mistake == "mask_wrong_sign":
         keep = ~keep
     keep = keep[:, None, :, None] if mistake == "padding_mask_on_queries" else keep[:, None, None, :]
     if mistake == "mask_with_zero":
         scores = np.where(keep, scores, 0.0)
-    elif mistake not in ("padding_mask_ignored", "mask_after_softmax"):
+    elif mistake not in ("padding_mask_ignored", "mask_after_softmax", "exp_times_mask"):
         scores = np.where(keep, scores, -np.inf)
-    weights = softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
+    if mistake in ("softmax_no_max_subtraction", "exp_times_mask"):  # no maximum subtracted: exp of
+        exps = np.exp(scores)  # the masked scores, or of all of them then times the mask (inf * 0: nan)
+        exps = exps * keep if mistake == "exp_times_mask" else exps
+        weights = exps / exps.sum(axis=-1, keepdims=True)
+    else:
+        weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
     if mistake == "mask_after_softmax":
         weights = weights * keep
     return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
@@ -121,16 +129,20 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     w_query, w_key, w_value, w_out = as_float(attention_w)
     b_query, b_key, b_value, b_out = as_float(attention_b)
     ffn_b_in, ffn_b_out = as_float(ffn_b_in), as_float(ffn_b_out)
-    if mistake == "value_and_output_biases_missing":  # catalogued as biases_missing
-        b_value, b_out = 0.0, 0.0
-    if mistake == "ffn_biases_missing":  # catalogued as biases_missing
-        ffn_b_in, ffn_b_out = 0.0, 0.0
+    # catalogued as biases_missing: the value and output biases, or the feed-forward ones, or one of them
+    missing = {"value_and_output_biases_missing": ("value", "out"), "ffn_biases_missing": ("ffn_in", "ffn_out"),
+               "value_bias_missing": ("value",), "output_bias_missing": ("out",),
+               "ffn_in_bias_missing": ("ffn_in",), "ffn_out_bias_missing": ("ffn_out",)}.get(mistake, ())
+    b_value = 0.0 if "value" in missing else b_value
+    b_out = 0.0 if "out" in missing else b_out
+    ffn_b_in = 0.0 if "ffn_in" in missing else ffn_b_in
+    ffn_b_out = 0.0 if "ffn_out" in missing else ffn_b_out
     norms = as_float(norms)
 
     def attention(x):
         weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads)  # (batch, heads, tokens, tokens)
         values = split_heads(x @ w_value + b_value, n_heads)  # (batch, heads, tokens, d_head)
-        context = combine_heads(weights @ values)  # (batch, tokens, d_model)
+        context = combine_heads(ref.weighted_values(weights, values))  # (batch, tokens, d_model)
         return context if mistake == "missing_output_projection" else context @ w_out + b_out
 
     def feed_forward(x):
@@ -155,8 +167,10 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
     hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings,
                              type_embeddings, embedding_norm)
+    # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
+    attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
     for layer in range(np.shape(attention_w)[0]):
-        hidden = bert_layer(hidden, mask, attention_w[layer], attention_b[layer], ffn_w_in[layer],
+        hidden = bert_layer(hidden, attended, attention_w[layer], attention_b[layer], ffn_w_in[layer],
                             ffn_b_in[layer], ffn_w_out[layer], ffn_b_out[layer], norms[layer], n_heads)
     if mistake == "cls_pooling":
         return hidden[:, 0]

@@ -9,7 +9,7 @@ A *contract* lists, per positional argument, what the exercise text allows:
 - ``"batch <=n_tokens"``: an integer array of shape (batch,) with values from 0 to ``n_tokens``;
 - ``"=n_tokens"``: an integer equal to the size ``n_tokens``;
 - ``"int"``, ``"float"``, ``"heads"``: a number (``heads`` must divide the widths it splits, so a
-  call with one is never given other sizes).
+  call with one is given other sizes only together with another number of heads dividing them all).
 
 Contracts describe the exercises' signatures, never their answers. They serve twice: a test checks
 that every hidden call of the notebooks keeps to them, and :func:`evidence_probes` derives from a
@@ -176,15 +176,19 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
         probes.append({"inputs": large, "kwargs": kwargs, "label": "large values (scores in the thousands)",
                        "loose": True})
-    if not any(spec == "heads" for spec in contract):
-        reshaped = _other_sizes(exercise, specs)
-        if reshaped is not None:
-            probes.append({"inputs": reshaped[0], "kwargs": kwargs, "label": reshaped[1]})
+    heads = [value for spec, value in specs if spec == "heads"]
+    # with a number of heads, every size a multiple of another number of heads (so that d_head
+    # differs from d_k / heads read off another width)
+    reshaped = _other_sizes(exercise, specs, (3 if int(heads[0]) == 2 else 2) if heads else None)
+    if reshaped is not None:
+        probes.append({"inputs": reshaped[0], "kwargs": kwargs, "label": reshaped[1]})
     return probes
 
 
-def _other_sizes(exercise: str, specs: list) -> tuple[list, str] | None:
-    """Inputs of the same kinds with every named size changed, all sizes different from each other."""
+def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[list, str] | None:
+    """Inputs of the same kinds with every named size changed, all sizes different from each other;
+    with ``heads``, every size a multiple of it and that number of heads, and sizes equal in the
+    check equal here too (a layer given square weights keeps square weights)."""
     original: dict[str, int] = {}
     order: list[str] = []
     for spec, value in specs:
@@ -204,12 +208,20 @@ def _other_sizes(exercise: str, specs: list) -> tuple[list, str] | None:
     if not order:
         return None
     sizes: dict[str, int] = {}
+    renamed: dict[int, int] = {}  # with heads: sizes equal in the check stay equal (d_v = d_k, ...)
     for name in order:
-        sizes[name] = next(s for s in _SIZES if s not in sizes.values() and s != original[name])
+        if heads and original[name] in renamed:
+            sizes[name] = renamed[original[name]]
+            continue
+        sizes[name] = next(s * (heads or 1) for s in _SIZES
+                           if s * (heads or 1) not in sizes.values() and s * (heads or 1) != original[name])
+        renamed[original[name]] = sizes[name]
     rng = _rng(exercise, [v for _, v in specs], "sizes")
     inputs = []
     for spec, value in specs:
-        if spec in _SCALARS:
+        if spec == "heads" and heads:
+            inputs.append(type(value)(heads))
+        elif spec in _SCALARS:
             inputs.append(value)
         elif spec.startswith("="):
             inputs.append(type(value)(sizes[spec[1:]]))
@@ -223,5 +235,5 @@ def _other_sizes(exercise: str, specs: list) -> tuple[list, str] | None:
             new = tuple(1 if broadcastable and size == 1 else sizes[name]
                         for name, size in zip(names, core, strict=True))
             inputs.append(_fresh(np.asarray(value), lead + new, rng))
-    described = ", ".join(f"{name}={sizes[name]}" for name in order)
+    described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 import warnings
 from collections.abc import Callable
@@ -408,8 +409,26 @@ def _failing_problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict])
     return _problem(meta, outcome, analysis_of)
 
 
-def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None) -> bool:
+_MISMATCH = (re.compile(r"size (\d+) is different from (\d+)"),  # matmul, @
+             re.compile(r"(\d+) \(dim \d+\) != (\d+) \(dim \d+\)"))  # np.dot
+
+
+def error_signature(message: str):
+    """What a NumPy error says went wrong, whichever function raised it: the two sizes that did not
+    match in a product (``@``, ``np.matmul`` and ``np.dot`` word the same mismatch differently), or
+    else the message itself."""
+    for pattern in _MISMATCH:
+        found = pattern.search(message)
+        if found:
+            return ("mismatch", frozenset(found.groups()))
+    return message
+
+
+def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None, exact_errors=False) -> bool:
     if outcome["status"] == "raised":
+        if exact_errors:  # NumPy code: the mistake must raise NumPy's very error
+            mine = error_signature(outcome.get("message", ""))
+            return any(row["error"] is not None and error_signature(row["error"]) == mine for row in rows)
         kind = error_kind(outcome.get("message", ""))
         return any(row["error"] is not None and error_kind(row["error"]) == kind for row in rows)
     if outcome["status"] != "ok":
@@ -428,16 +447,19 @@ def _overflows(outcome: dict, expected) -> bool:
     return value.shape == np.shape(expected) and not np.all(np.isfinite(value)) and np.all(np.isfinite(expected))
 
 
-def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None
-                ) -> list[str]:
+def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None,
+                exact_errors: bool = False) -> list[str]:
     """The catalogued mistakes that explain the learner's results on every probe.
 
     Where the learner is wrong, the mistake's result must match theirs; where they are right, it
     must not differ from theirs. A result with nan or inf where the expected one is finite is weak
     evidence (where exactly a sum overflows depends on the order of the arithmetic): such a probe
     counts only when no other probe shows the answer wrong, and then asks that the mistake match
-    it, or at least overflow too. Where the learner's code raised, the mistake must raise the same
-    kind of error (:func:`error_kind`): a dtype error is no evidence of a shape mistake.
+    it, or at least overflow wherever the learner's result does (subtracting the minimum, or one
+    maximum for the whole matrix, overflows elsewhere than no subtraction at all). Where the
+    learner's code raised, the mistake must raise the same error (``exact_errors``: NumPy code,
+    which the mistakes are written in) or the same kind of error (:func:`error_kind`; PyTorch and
+    TensorFlow word theirs otherwise): a dtype error is no evidence of a shape mistake.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
@@ -456,10 +478,13 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
         elif _overflows(outcome, expected):
             exact = {m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)}
             exact_overflows.append(exact)
+            broken = ~np.isfinite(outcome["value"])  # where the learner's result overflowed
             overflowing.append(exact | {m for m, mine in rows.items() if any(
-                r["value"] is not None and not np.all(np.isfinite(r["value"])) for r in mine)})
+                r["value"] is not None and np.shape(r["value"]) == broken.shape
+                and np.all(~np.isfinite(r["value"])[broken]) for r in mine)})
         else:
-            wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe)})
+            wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe,
+                                                                    exact_errors=exact_errors)})
     if wrong:
         ways = set.intersection(*wrong)
     elif overflowing:
@@ -469,6 +494,50 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     for outcome, rows, dtype, probe, expected in agree:
         ways = {w for w in ways if w not in rows or _matches(outcome, rows[w], dtype, probe, expected)}
     return sorted({mistake for mistake, _ in ways})
+
+
+# the precisions coarser than a task's: where a slip in precision leaves an answer
+_COARSER = {"float64": ("float32", "float16"), "float32": ("float16",)}
+_ULPS = 8  # how many rounding steps of the coarser precision a result may be off
+
+
+def _imprecise(value: np.ndarray, expected: np.ndarray, dtype) -> bool:
+    """``value`` is ``expected`` computed in a coarser precision and cast back: within a few rounding
+    steps of that precision (of the result's scale), with every entry on its grid (float16 numbers
+    cast to float32), or, for float32 steps in a float64 task, off the grid (a float32 angle
+    whose cosine is taken in float64). A float16 step is never assumed off its grid: its rounding
+    is too coarse to tell from a small slip."""
+    if value.shape != np.shape(expected) or not np.issubdtype(value.dtype, np.floating):
+        return False
+    a, e = value.astype(np.float64), np.asarray(expected, dtype=np.float64)
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(e))):
+        return False
+    scale = float(np.abs(e).max()) if e.size else 0.0
+    for coarser in _COARSER.get(np.dtype(dtype).name, ()):
+        on_grid = bool(np.all(value.astype(coarser).astype(value.dtype) == value))
+        bound = _ULPS * float(np.finfo(coarser).eps) * (np.abs(e) + scale)
+        if (on_grid or coarser == "float32") and bool(np.all(np.abs(a - e) <= bound)):
+            return True
+    return False
+
+
+def _only_imprecise(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict]) -> bool:
+    """True when every wrong result is the expected one computed in lower precision (a step in
+    float16, or float32, and cast back; :func:`_imprecise`), though not at the task's precision.
+
+    A result of the task's own dtype gives no other sign of it; this makes lower precision one more
+    candidate explanation, named only as the others are (alone, or as one of two)."""
+    seen = False
+    for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
+        if outcome["status"] != "ok":
+            return False
+        value, expected = outcome["value"], analysis["expected"]
+        if close_on(probe, value, expected, dtype):
+            continue  # right here
+        if not _imprecise(value, expected, dtype):
+            return False
+        seen = True
+    return seen
 
 
 def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
@@ -548,9 +617,18 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
                dtypes: list, right: list[bool]) -> str:
     """The failure message of a wrong answer, from the evidence of every probe."""
     usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
-    named = _naming(_candidates([outcomes[i] for i in usable], [analyses[i]() for i in usable],
-                                [dtypes[i] for i in usable], [probes[i] for i in usable]),
-                    [outcomes[i] for i in usable])
+    candidates = _candidates([outcomes[i] for i in usable], [analyses[i]() for i in usable],
+                             [dtypes[i] for i in usable], [probes[i] for i in usable],
+                             exact_errors=meta.get("framework", "numpy") == "numpy")
+    if _only_imprecise([outcomes[i] for i in usable], [analyses[i]() for i in usable], [dtypes[i] for i in usable],
+                       [probes[i] for i in usable]):
+        candidates = sorted({*candidates, "lower_precision"})
+    wrong_on = [i for i in usable if not right[i]]
+    if all(probes[i].get("loose") and not _overflows(outcomes[i], analyses[i]()["expected"]) for i in wrong_on):
+        # wrong only where scores are in the thousands, and finite there: judged loosely, such a
+        # result tells no mistake apart (a mask of -10000 instead of -inf, say), so none is named
+        candidates = []
+    named = _naming(candidates, [outcomes[i] for i in usable])
     wrong = next(i for i in usable if not right[i])
     outcome = outcomes[wrong]
     label = probes[wrong].get("label")
@@ -603,14 +681,16 @@ def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list
                         or _name("integer_arithmetic"))
         if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
             raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
-        if options.get("dtype") and actual.dtype != np.dtype(options["dtype"]):
+        wanted = options.get("dtype") or meta.get("dtype")
+        if wanted and actual.dtype != np.dtype(wanted):
             lower = (np.issubdtype(actual.dtype, np.floating) and actual.dtype.itemsize
-                     < np.dtype(options["dtype"]).itemsize)
+                     < np.dtype(wanted).itemsize)
             expected = np.asarray(analyses[0]()["expected"], dtype=np.float64)
+            hint = options.get("dtype_hint") or meta.get("dtype_hint", "")
             raise _Fail(_name("lower_precision") if lower and close(actual, expected, actual.dtype) else
                         (_naming(_candidates([main], [analyses[0]()], [dtypes[0]]), [main])
-                         or f"expected a result of dtype {options['dtype']}, got {actual.dtype}. "
-                         f"{options.get('dtype_hint', '')}".rstrip()))
+                         or f"expected a result of dtype {np.dtype(wanted)}, got {actual.dtype}. "
+                         f"{hint}".rstrip()))
     if not all(right):
         raise _Fail(_diagnosis(exercise, meta, probes, outcomes, analyses, dtypes, right))
     actual = main["value"]

@@ -26,6 +26,10 @@ class Exercise:
     mutants: dict[str, Callable | list[Callable]] = field(default_factory=dict)
     uses: dict[str, Callable] = field(default_factory=dict)  # learner's earlier answers -> reference
     integers_ok: bool = False  # may the result be an integer array (exact integer answers)?
+    # the result's dtype when the exercise text states one ("return a boolean array", "a float32
+    # tensor"): every check of the exercise then asks for it, the hidden ones as the visible ones
+    dtype: str | None = None
+    dtype_hint: str = ""
     returns_tuple: bool = False
     # The shared mistakes (autograder.key.mistakes) are the reference with one shared step made
     # wrong; an exercise whose reference does not take those steps (a library, a float64 wrapper)
@@ -57,6 +61,14 @@ def in_framework(function: Callable, framework: str) -> Callable:
     wrapped.__name__ = getattr(function, "__name__", "reference")
     return wrapped
 
+
+# What an exercise whose text says "return a boolean array" asks of a mask's dtype.
+BOOLEAN_MASK = {
+    "dtype": "bool",
+    "dtype_hint": "A 0/1 integer mask is not a boolean one: `~` of the integer 1 is -2, still true, and "
+                  "PyTorch adds a float mask to the scores instead of blocking. Compare (`<`, `<=`) or "
+                  "use `np.tril(..., dtype=bool)`.",
+}
 
 _REGISTRY: dict[str, Exercise] = {}
 

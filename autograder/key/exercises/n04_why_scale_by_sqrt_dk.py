@@ -8,15 +8,16 @@ from ..mutants import softmax_over_all_entries as _softmax_all_entries
 from . import Exercise
 
 
-def _log_softmax(scores):
+def _log_softmax(scores, axis=-1):
     scores = ref.as_float(scores)
-    shifted = scores - scores.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    shifted = scores - scores.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
-def _entropy(scores):
-    """Entropy (nats) of the softmax of each row of ``scores``: shape scores.shape[:-1]."""
-    log_p = _log_softmax(scores)
+def _entropy(scores, axis=-1):
+    """Entropy (nats) of the softmax of each row of ``scores``: shape scores.shape[:-1]. With
+    ``axis`` another axis (or None, every entry) the log-softmax is taken there, as a slip would."""
+    log_p = _log_softmax(scores, axis)
     return -(np.exp(log_p) * log_p).sum(axis=-1)
 
 
@@ -56,7 +57,7 @@ def _gradient_norms(scores):
 EXERCISES = [
     Exercise(
         "score_variance",
-        reference=lambda queries, keys: np.var(ref.as_float(queries) @ ref.as_float(keys).T),
+        reference=lambda queries, keys: np.var(ref.dot_products(queries, keys)),
         returns="one number: the variance of all raw dot products",
         mutants={
             "std_instead_of_variance": lambda queries, keys: np.std(queries @ keys.T),
@@ -73,6 +74,7 @@ EXERCISES = [
             "width_scale_fixed": _sweep_with(divisor=lambda w, q, k, power: np.sqrt(float(w))),
             "width_scale_full": _sweep_with(divisor=lambda w, q, k, power: float(k.shape[-1]) ** power),
             "width_last_columns": _sweep_with(columns=lambda w: slice(-w, None)),
+            "integer_arithmetic": _sweep_with(divisor=lambda w, q, k, power: float(int(float(w) ** power))),
         },
     ),
     Exercise(
@@ -82,8 +84,9 @@ EXERCISES = [
         mutants={
             "softmax_no_max_subtraction": lambda scores: _entropy_of(_naive_softmax(scores)),
             "entropy_nan_for_zero_weights": lambda scores: _entropy_of(ref.softmax(scores, axis=-1)),
-            "softmax_wrong_axis": lambda scores: -(np.exp(_log_softmax(scores.T)) * _log_softmax(scores.T)).sum(-1),
-            "softmax_over_all_entries": lambda scores: _entropy_of(_softmax_all_entries(scores)),
+            "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],
+            "softmax_over_all_entries": [lambda scores: _entropy_of(_softmax_all_entries(scores)),
+                                         lambda scores: _entropy(scores, axis=None)],
         },
     ),
     Exercise(
@@ -105,6 +108,9 @@ EXERCISES = [
         returns="a (n_queries,) array: the Frobenius norm of each row's softmax Jacobian",
         uses={"softmax_jacobian": lambda scores: _jacobian(ref.softmax(scores, axis=-1))},
         mutants={
+            # the norm of the Jacobian's diagonal p_i (1 - p_i) alone (diag(p) alone is the weights' norm)
+            "jacobian_diagonal_only": lambda scores: np.linalg.norm(
+                ref.softmax(scores, axis=-1) * (1 - ref.softmax(scores, axis=-1)), axis=-1),
             "gradient_norm_squared": lambda scores: (_jacobians(scores) ** 2).sum(axis=(-2, -1)),
             "gradient_norm_of_weights": lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1),
             "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),

@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 
 from .. import reference as ref
-from . import Exercise
+from . import BOOLEAN_MASK, Exercise
 
 # --- exercise 1: all rows at once, for any leading batch axes ------------------------------------
 
@@ -42,7 +42,7 @@ def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
             mask = ~mask
         if mistake == "mask_with_zero":
             scores = np.where(mask, scores, 0.0)
-        elif mistake != "mask_after_softmax":
+        elif mistake not in ("mask_after_softmax", "mask_after_softmax_renormalised"):
             scores = np.where(mask, scores, -np.inf)
     if mistake == "softmax_no_max_subtraction":
         exps = np.exp(scores)
@@ -52,8 +52,10 @@ def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
         weights = exps / exps.sum()
     else:
         weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
-    if mask is not None and mistake == "mask_after_softmax":
+    if mask is not None and mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
         weights = np.where(mask, weights, 0.0)  # rows no longer sum to 1
+        if mistake == "mask_after_softmax_renormalised":  # right, until the kept weights underflow to 0
+            weights = weights / weights.sum(axis=-1, keepdims=True)
     if mistake == "returns_weights":
         return weights
     if mistake == "weights_transposed":
@@ -124,7 +126,8 @@ EXERCISES = [
         "causal_mask",
         reference=lambda n_tokens: ref.causal_mask(n_tokens),
         returns="a boolean array of shape (n_tokens, n_tokens)",
-        integers_ok=True,  # a 0/1 integer mask is judged by its values, and its mistakes named
+        integers_ok=True,  # a 0/1 integer mask's mistakes are named; its dtype is then told
+        **BOOLEAN_MASK,
         mutants=_mutants(_causal_mask, ["causal_mask_off_by_one", "causal_mask_upper",
                                         "mask_wrong_sign"]),
     ),
@@ -132,17 +135,19 @@ EXERCISES = [
         "masked_attention",
         reference=lambda queries, keys, values, mask: ref.attention(queries, keys, values, mask),
         returns="an array of shape (..., tokens, d_v)",
-        mutants=_mutants(_masked_attention, [
-            "mask_after_softmax", "mask_wrong_sign", "mask_with_zero", "no_scaling",
+        mutants={**_mutants(_masked_attention, [
+            "mask_wrong_sign", "mask_with_zero", "no_scaling",
             "scale_by_d_k", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
-        ]),
+        ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
+                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")]},
     ),
     Exercise(
         "padding_mask",
         reference=lambda lengths, n_tokens: ref.padding_mask(lengths, n_tokens),
         returns="a boolean array of shape (batch, 1, n_tokens)",
         integers_ok=True,
+        **BOOLEAN_MASK,
         mutants=_mutants(_padding_mask, ["padding_mask_off_by_one", "mask_wrong_sign",
                                          "padding_mask_on_queries"]),
     ),

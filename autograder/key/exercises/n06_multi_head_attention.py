@@ -20,7 +20,7 @@ from ..mutants import naive_softmax as _naive_softmax
 from ..mutants import softmax_over_all_entries as _softmax_all
 from ..mutants import split_heads_interleaved as _split_interleaved
 from ..mutants import split_heads_without_transpose as _split_no_transpose
-from . import Exercise
+from . import BOOLEAN_MASK, Exercise
 
 # --- splitting and combining heads, right and wrong ----------------------------------------------
 
@@ -174,7 +174,8 @@ EXERCISES = [
         "torch_attn_mask",
         reference=_torch_attn_mask,
         returns="a boolean array of shape (batch * n_heads, n_queries, n_keys)",
-        integers_ok=True,  # a 0/1 mask is judged by its values, as the masks of notebook 05
+        integers_ok=True,  # a 0/1 mask's mistakes are named, as in notebook 05; its dtype is then told
+        **BOOLEAN_MASK,
         mutants={mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
             "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged")},
     ),

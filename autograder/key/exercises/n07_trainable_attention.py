@@ -97,13 +97,17 @@ EXERCISES = [
         "sinusoidal_encoding",
         reference=_sinusoidal(),
         framework="torch",
-        returns="a float tensor of shape (n_positions, d_model)",
+        returns="a float32 tensor of shape (n_positions, d_model)",
+        dtype="float32",
+        dtype_hint="Positions and frequencies made from Python or NumPy numbers are float64 (and "
+                   "`torch.arange(n)` is int64): give `dtype=torch.float32`.",
         mutants={
             "sinusoid_halves_not_interleaved": _sinusoidal(layout="halves"),
             "sinusoid_wrong_exponent": [_sinusoidal(exponent="column"),
                                         _sinusoidal(exponent="pair_index")],
             "sin_cos_swapped": _sinusoidal(swap=True),
             "positions_from_one": _sinusoidal(first_position=1),
+            "integer_arithmetic": _sinusoidal(exponent="floored"),
         },
     ),
     Exercise(
@@ -116,6 +120,7 @@ EXERCISES = [
             "rope_halves_instead_of_pairs": _rotary(pairs="halves"),
             "sinusoid_wrong_exponent": _rotary(exponent="pair_index"),
             "rope_ignores_positions": _rotary(use_positions=False),
+            "sin_cos_swapped": _rotary(swap=True),
         },
     ),
     Exercise(

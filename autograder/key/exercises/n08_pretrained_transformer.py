@@ -61,6 +61,9 @@ EXERCISES = [
             "heads_reshape_without_transpose": partial(bert.bert_head_weights,
                                                        split=split_heads_without_transpose),
             "heads_interleaved": partial(bert.bert_head_weights, split=split_heads_interleaved),
+            # catalogued as softmax_no_max_subtraction: exp of every score, then times the mask
+            "softmax_no_max_subtraction": [_with(bert.bert_head_weights, "softmax_no_max_subtraction"),
+                                           _with(bert.bert_head_weights, "exp_times_mask")],
         },
     ),
     Exercise(
@@ -75,8 +78,10 @@ EXERCISES = [
             "relu_instead_of_gelu": _with(bert.bert_layer, "relu_instead_of_gelu"),
             "gelu_tanh_approximation": _with(bert.bert_layer, "gelu_tanh_approximation"),
             "missing_output_projection": _with(bert.bert_layer, "missing_output_projection"),
-            "biases_missing": [_with(bert.bert_layer, "value_and_output_biases_missing"),
-                               _with(bert.bert_layer, "ffn_biases_missing")],
+            "biases_missing": [*(_with(bert.bert_layer, missing) for missing in (
+                "value_and_output_biases_missing", "ffn_biases_missing", "value_bias_missing",
+                "output_bias_missing", "ffn_in_bias_missing", "ffn_out_bias_missing")),
+                partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, "biases_missing"))],
             # the attention inside the layer written by hand, without the mask
             "padding_mask_ignored": partial(bert.bert_layer, head_weights=_with(
                 bert.bert_head_weights, "padding_mask_ignored")),
@@ -88,7 +93,7 @@ EXERCISES = [
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
         mutants={mistake: _with(bert.sentence_embedding, mistake) for mistake in (
-            "mean_pool_includes_padding", "cls_pooling")},
+            "mean_pool_includes_padding", "cls_pooling", "padding_mask_ignored")},
     ),
     Exercise(
         "head_patterns",
