@@ -132,9 +132,9 @@ def _causal_shifted(diagonal):
 
 def _mask_transposed(original):
     # a (..., 1, keys) padding mask turned into (..., keys, 1): it masks queries, not keys (a square
-    # mask transposed is the same slip)
+    # mask transposed is not named so: two fresh sets disagree on whether this title fits it)
     def apply_mask(scores, mask=None):
-        if mask is None or np.ndim(mask) < 2:
+        if mask is None or np.ndim(mask) < 2 or np.shape(mask)[-2] == np.shape(mask)[-1]:
             return original(scores, mask)
         return original(scores, np.swapaxes(np.asarray(mask), -1, -2))
     return apply_mask

@@ -123,7 +123,8 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
 
 
 def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
-               norms, n_heads, mistake=None, head_weights=bert_head_weights):
+               norms, n_heads, mistake=None, head_weights=bert_head_weights, split=split_heads,
+               combine=combine_heads):
     """(batch, tokens, d_model): post-LN BERT layer: attention, residual, LN, GELU FFN, residual, LN."""
     hidden = as_float(hidden)
     w_query, w_key, w_value, w_out = as_float(attention_w)
@@ -140,9 +141,10 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     norms = as_float(norms)
 
     def attention(x):
-        weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads)  # (batch, heads, tokens, tokens)
-        values = split_heads(x @ w_value + b_value, n_heads)  # (batch, heads, tokens, d_head)
-        context = combine_heads(ref.weighted_values(weights, values))  # (batch, tokens, d_model)
+        weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads,
+                               split=split)  # (batch, heads, tokens, tokens)
+        values = split(x @ w_value + b_value, n_heads)  # (batch, heads, tokens, d_head)
+        context = combine(ref.weighted_values(weights, values))  # (batch, tokens, d_model)
         return context if mistake == "missing_output_projection" else context @ w_out + b_out
 
     def feed_forward(x):
@@ -165,8 +167,9 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
                        type_embeddings, embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in,
                        ffn_w_out, ffn_b_out, norms, n_heads, mistake=None):
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
-    hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings,
-                             type_embeddings, embedding_norm)
+    hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                             embedding_norm, mistake="embedding_layer_norm_missing"
+                             if mistake == "embedding_layer_norm_missing" else None)
     # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
     attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
     for layer in range(np.shape(attention_w)[0]):

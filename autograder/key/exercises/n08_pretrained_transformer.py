@@ -10,7 +10,7 @@ from functools import partial
 
 from .. import reference as ref
 from .. import reference_n08 as bert
-from ..mutants import split_heads_interleaved, split_heads_without_transpose
+from ..mutants import head_layout_mutants, split_heads_interleaved, split_heads_without_transpose
 from . import Exercise
 
 
@@ -85,6 +85,7 @@ EXERCISES = [
             # the attention inside the layer written by hand, without the mask
             "padding_mask_ignored": partial(bert.bert_layer, head_weights=_with(
                 bert.bert_head_weights, "padding_mask_ignored")),
+            **head_layout_mutants(lambda **layout: partial(bert.bert_layer, **layout)),
         },
     ),
     Exercise(
@@ -93,7 +94,7 @@ EXERCISES = [
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
         mutants={mistake: _with(bert.sentence_embedding, mistake) for mistake in (
-            "mean_pool_includes_padding", "cls_pooling", "padding_mask_ignored")},
+            "mean_pool_includes_padding", "cls_pooling", "padding_mask_ignored", "embedding_layer_norm_missing")},
     ),
     Exercise(
         "head_patterns",

@@ -37,7 +37,7 @@ def project_qkv(inputs, w_query, w_key, w_value):
 def project_qkv(inputs, w_query, w_key, w_value):
     return inputs * w_query, inputs * w_key, inputs * w_value
 """,
-        "uncatalogued:transposed_results": """
+        "projection_order:transposed_results": """
 def project_qkv(inputs, w_query, w_key, w_value):
     return w_query.T @ inputs.T, w_key.T @ inputs.T, w_value.T @ inputs.T
 """,
