@@ -216,8 +216,8 @@ _STACKED = ("attention_w", "attention_b")  # (4, ...) stacks: query, key, value,
 def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
     """Mistakes made around the reference rather than in a step: the query, key and value weights
     mixed up (any of them used in another's place: swapped, rotated or copied), for every exercise
-    whose parameters name them, with each bias moving with its weight or staying put; and only one
-    row of a matrix result computed (a loop's leftover)."""
+    whose parameters name them, with each bias moving with its weight or staying put; a loop's
+    leftovers (see below); and integer truncation of the inputs (all, or one) or of the result."""
     try:
         names = list(inspect.signature(reference).parameters)
     except (TypeError, ValueError):

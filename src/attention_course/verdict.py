@@ -521,25 +521,6 @@ def _imprecise(value: np.ndarray, expected: np.ndarray, dtype) -> bool:
     return False
 
 
-def _only_imprecise(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict]) -> bool:
-    """True when every wrong result is the expected one computed in lower precision (a step in
-    float16, or float32, and cast back; :func:`_imprecise`), though not at the task's precision.
-
-    A result of the task's own dtype gives no other sign of it; this makes lower precision one more
-    candidate explanation, named only as the others are (alone, or as one of two)."""
-    seen = False
-    for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
-        if outcome["status"] != "ok":
-            return False
-        value, expected = outcome["value"], analysis["expected"]
-        if close_on(probe, value, expected, dtype):
-            continue  # right here
-        if not _imprecise(value, expected, dtype):
-            return False
-        seen = True
-    return seen
-
-
 def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
     if len(candidates) == 1:
         return _name(candidates[0])
@@ -617,13 +598,15 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
                dtypes: list, right: list[bool]) -> str:
     """The failure message of a wrong answer, from the evidence of every probe."""
     usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
+    wrong_on = [i for i in usable if not right[i]]
     candidates = _candidates([outcomes[i] for i in usable], [analyses[i]() for i in usable],
                              [dtypes[i] for i in usable], [probes[i] for i in usable],
                              exact_errors=meta.get("framework", "numpy") == "numpy")
-    if _only_imprecise([outcomes[i] for i in usable], [analyses[i]() for i in usable], [dtypes[i] for i in usable],
-                       [probes[i] for i in usable]):
+    if all(outcomes[i]["status"] == "ok" and _imprecise(outcomes[i]["value"], analyses[i]()["expected"], dtypes[i])
+           for i in wrong_on):
+        # every wrong result is the expected one computed in lower precision and cast back: its dtype
+        # gives no other sign of it, so lower precision is one more candidate, named as the others are
         candidates = sorted({*candidates, "lower_precision"})
-    wrong_on = [i for i in usable if not right[i]]
     if all(probes[i].get("loose") and not _overflows(outcomes[i], analyses[i]()["expected"]) for i in wrong_on):
         # wrong only where scores are in the thousands, and finite there: judged loosely, such a
         # result tells no mistake apart (a mask of -10000 instead of -inf, say), so none is named
