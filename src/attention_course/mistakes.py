@@ -56,7 +56,8 @@ _CATALOGUE = [
     Mistake(
         "scale_by_sqrt_d_model",
         "the scores are scaled by sqrt(d_model), the input width, instead of sqrt(d_k)",
-        "Use the width of the keys (their last axis), not the width of the input embeddings.",
+        "Use the width of the keys (their last axis), not the width of an input: neither the "
+        "embeddings' d_model nor a decoder state's width.",
     ),
     Mistake(
         "scale_by_sqrt_tokens",
@@ -114,8 +115,8 @@ _CATALOGUE = [
     Mistake(
         "integer_arithmetic",
         "integer arithmetic truncates the result",
-        "Integer tensors cannot hold fractions: cast the scores (and values) to a float type "
-        "before dividing or taking the softmax.",
+        "Integer tensors cannot hold fractions, and floor division (//) drops them even from "
+        "floats: cast the scores (and values) to a float type and divide with /.",
     ),
     Mistake(
         "lower_precision",
@@ -165,8 +166,9 @@ _CATALOGUE = [
     Mistake(
         "mask_after_softmax",
         "the mask is applied after the softmax",
-        "Zeroing weights after the softmax leaves rows that no longer sum to 1. Mask the scores "
-        "with -inf before the softmax.",
+        "Zeroing weights after the softmax leaves rows that no longer sum to 1, and dividing them "
+        "by their new sums fails once the kept weights underflow to 0. Mask the scores with -inf "
+        "before the softmax.",
     ),
     Mistake(
         "mask_wrong_sign",
@@ -185,13 +187,15 @@ _CATALOGUE = [
     ),
     Mistake(
         "projection_order",
-        "the projections are multiplied in the wrong order",
-        "Inputs are rows, so project them with inputs @ W (shape (tokens, d_model) @ (d_model, d_k)).",
+        "the projections are multiplied in the wrong order, or with W transposed",
+        "Inputs are rows and W is stored (d_model, d_k), so project them with inputs @ W: "
+        "(tokens, d_model) @ (d_model, d_k).",
     ),
     Mistake(
         "mixed_up_projections",
         "the query, key and value projections are mixed up",
-        "Queries come from W_Q, keys from W_K and values from W_V.",
+        "Queries come from W_Q, keys from W_K and values from W_V: each of the three has its own "
+        "matrix, and none may stand in for another (nor one for all three).",
     ),
     Mistake(
         "loop_leftover",
@@ -290,6 +294,18 @@ _CATALOGUE = [
         "(batch, 1, n_tokens), which broadcasts over the queries.",
     ),
     Mistake(
+        "mask_transposed",
+        "the mask is used transposed",
+        "Entry [i, j] of a mask says whether query i may see key j: rows are queries, columns are "
+        "keys. Apply it as it is given, without .T or swapping its last two axes.",
+    ),
+    Mistake(
+        "mask_finite_value",
+        "the masked scores were given a finite value that large scores outweigh",
+        "A stand-in such as -10000 is no match for scores in the thousands: the hidden keys keep "
+        "some weight. Put -inf there, so that their weights are exactly 0.",
+    ),
+    Mistake(
         "padding_mask_off_by_one",
         "the padding mask is off by one",
         "Sequence b has lengths[b] real tokens, at positions 0 .. lengths[b] - 1.",
@@ -353,7 +369,7 @@ _CATALOGUE = [
         "padding_mask_ignored",
         "the padding mask is not used",
         "Padding tokens must get zero weight: before the softmax, set the scores of the keys where "
-        "mask == 0 to -inf (or a very large negative number).",
+        "mask == 0 to -inf.",
     ),
     Mistake(
         "biases_missing",
@@ -437,8 +453,9 @@ _CATALOGUE = [
     Mistake(
         "sin_cos_swapped",
         "sine and cosine are swapped",
-        "Even columns (0, 2, 4, ...) hold the sine, odd columns the cosine: at position 0 the "
-        "row reads 0, 1, 0, 1, ...",
+        "In the encoding, even columns (0, 2, 4, ...) hold the sine and odd columns the cosine: at "
+        "position 0 the row reads 0, 1, 0, 1, ... In a rotation, the cosine multiplies the "
+        "component itself and the sine the other one.",
     ),
     Mistake(
         "positions_from_one",
