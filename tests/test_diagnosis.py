@@ -41,8 +41,8 @@ def _failure(exercise, function, *inputs, **kwargs) -> str:
 # --- part 5: every call keeps to the exercise's stated contract --------------------------------
 
 
-# Contracts (and so evidence probes) cover the exercises of notebooks 01-06; those of 07 and 08,
-# written later, have none yet and are judged on their own inputs only.
+# Contracts (and so evidence probes) cover every exercise of notebooks 01-06, and of 07 and 08 so far
+# kv_cache_step and bert_head_weights; the others are judged on their own inputs only.
 CONTRACTED = "06"
 
 
@@ -312,3 +312,16 @@ def test_errors_are_told_apart_by_kind_across_frameworks(message, kind):
     from attention_course.verdict import error_kind
 
     assert error_kind(message) == kind
+
+
+def test_a_key_mask_probe_keeps_to_the_contract_and_pads():
+    rng = np.random.default_rng(0)
+    hidden, weights, biases = rng.normal(size=(2, 5, 8)), rng.normal(size=(2, 8, 8)), rng.normal(size=(2, 8))
+    inputs = [hidden, weights[0], biases[0], weights[1], biases[1], np.ones((2, 5), dtype=np.int64), 2]
+    assert not violations("bert_head_weights", inputs)
+    probes = evidence_probes("bert_head_weights", inputs, {})
+    masks = [probe["inputs"][5] for probe in probes]
+    assert len(probes) == 3 and all(not violations("bert_head_weights", probe["inputs"]) for probe in probes)
+    assert all(mask.dtype == np.int64 and (mask == 0).any() for mask in masks)  # padding, kept to 0 and 1
+    bad = np.array([[0, 1, 1, 1, 1], [1, 1, 1, 1, 1]])
+    assert violations("bert_head_weights", inputs[:5] + [bad, 2])

@@ -130,14 +130,33 @@ def _causal_shifted(diagonal):
     return lambda original: lambda n: np.tril(np.ones((n, n), dtype=bool), k=diagonal)
 
 
-def _mask_transposed(original):
-    # a (..., 1, keys) padding mask turned into (..., keys, 1): it masks queries, not keys (a square
-    # mask transposed is not named so: two fresh sets disagree on whether this title fits it)
-    def apply_mask(scores, mask=None):
-        if mask is None or np.ndim(mask) < 2 or np.shape(mask)[-2] == np.shape(mask)[-1]:
-            return original(scores, mask)
-        return original(scores, np.swapaxes(np.asarray(mask), -1, -2))
-    return apply_mask
+def _mask_transposed(keys_only: bool):
+    # the given mask with its last two axes swapped: any mask (mask_transposed), or only a
+    # (..., 1, keys) padding mask, which then masks queries, not keys (padding_mask_on_queries; for
+    # such a mask both mistakes give the same numbers, and both are named)
+    def factory(original):
+        def apply_mask(scores, mask=None):
+            if mask is None or np.ndim(mask) < 2 or (keys_only and np.shape(mask)[-2] != 1):
+                return original(scores, mask)
+            return original(scores, np.swapaxes(np.asarray(mask), -1, -2))
+        return apply_mask
+    return factory
+
+
+# a finite stand-in for -inf, which scores in the thousands outweigh: put in place of the masked
+# scores, or added to them (BERT's (1 - mask) * -10000)
+MASK_FINITE_VALUE = -10000.0
+
+
+def _mask_finite(additive: bool):
+    def factory(original):
+        def apply_mask(scores, mask=None):
+            if mask is None:
+                return original(scores, mask)
+            scores, keep = ref.as_float(scores), np.asarray(mask, dtype=bool)
+            return np.where(keep, scores, scores + MASK_FINITE_VALUE if additive else MASK_FINITE_VALUE)
+        return apply_mask
+    return factory
 
 
 def _padding_off_by_one(original):
@@ -175,7 +194,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
         s, None if mask is None else ~np.asarray(mask, dtype=bool)))],
     "mask_with_zero": [("apply_mask", lambda original: lambda s, mask=None: ref.as_float(s) if mask is None
                         else np.where(np.asarray(mask, dtype=bool), ref.as_float(s), 0.0))],
-    "padding_mask_on_queries": [("apply_mask", _mask_transposed)],
+    "padding_mask_on_queries": [("apply_mask", _mask_transposed(keys_only=True))],
+    "mask_transposed": [("apply_mask", _mask_transposed(keys_only=False))],
+    "mask_finite_value": [("apply_mask", _mask_finite(additive=False)), ("apply_mask", _mask_finite(additive=True))],
     "weights_times_keys": [("attention", lambda original: lambda queries, keys, values, mask=None, scale=True:
                             original(queries, keys, keys, mask, scale))],
     "causal_mask_off_by_one": [("causal_mask", _causal_shifted(-1)), ("causal_mask", _causal_shifted(1))],

@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import erf
 
 from . import reference as ref
+from .mistakes import MASK_FINITE_VALUE
 from .reference import as_float, combine_heads, split_heads
 
 EPS = 1e-12  # layer_norm_eps of the model's config.json
@@ -106,6 +107,9 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
     keep = keep[:, None, :, None] if mistake == "padding_mask_on_queries" else keep[:, None, None, :]
     if mistake == "mask_with_zero":
         scores = np.where(keep, scores, 0.0)
+    elif mistake in ("mask_finite_value", "mask_finite_value_additive"):  # BERT's own -10000
+        finite = MASK_FINITE_VALUE + (scores if mistake == "mask_finite_value_additive" else 0.0)
+        scores = np.where(keep, scores, finite)
     elif mistake not in ("padding_mask_ignored", "mask_after_softmax", "exp_times_mask"):
         scores = np.where(keep, scores, -np.inf)
     if mistake in ("softmax_no_max_subtraction", "exp_times_mask"):  # no maximum subtracted: exp of

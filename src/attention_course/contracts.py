@@ -6,6 +6,8 @@ A *contract* lists, per positional argument, what the exercise text allows:
   every argument of the call that has them) and named axes; an axis name stands for one size in
   the whole call (``d_k`` of the queries is ``d_k`` of the keys);
 - ``"~... n_queries n_keys"``: an array broadcastable to that shape (a mask);
+- ``"%batch tokens"``: a key mask of that shape holding 1 for a real token and 0 for padding, every
+  sequence starting with a real one (probes keep to it, with padding in other places);
 - ``"batch <=n_tokens"``: an integer array of shape (batch,) with values from 0 to ``n_tokens``;
 - ``"=n_tokens"``: an integer equal to the size ``n_tokens``;
 - ``"int"``, ``"float"``, ``"heads"``: a number (``heads`` must divide the widths it splits, so a
@@ -58,6 +60,9 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "torch_attn_mask": ("batch n_queries n_keys", "heads"),
     # 07
     "kv_cache_step": ("... n_new d_k", "... n_new d_k", "... n_new d_v", "... n_cached d_k", "... n_cached d_v"),
+    # 08
+    "bert_head_weights": ("batch tokens d_model", "d_model d_model", "d_model", "d_model d_model", "d_model",
+                          "%batch tokens", "heads"),
 }
 
 # Exercises that compare with a library computing in float32 (PyTorch, Keras): two float32
@@ -73,7 +78,7 @@ _SIZES = (5, 3, 4, 2, 6, 7, 8, 9)
 def _parse(spec: str) -> tuple[bool, bool, list[str]]:
     """(broadcastable, has leading batch axes, axis names) of an array spec."""
     broadcastable = spec.startswith("~")
-    names = spec.lstrip("~").split()
+    names = spec.lstrip("~%").split()
     batched = bool(names) and names[0] == "..."
     return broadcastable, batched, names[1:] if batched else names
 
@@ -119,6 +124,8 @@ def violations(exercise: str, inputs: list) -> list[str]:
             for name, size in zip(names, core, strict=True):
                 if not (broadcastable and size == 1):
                     bind(name, size, where)
+            if spec.startswith("%") and not _is_key_mask(np.asarray(value)):
+                problems.append(f"{where}: a key mask holds 0 and 1, with a 1 first in every sequence")
             if batched and broadcastable:
                 masks.append(shape[:len(shape) - len(names)])
             elif batched:
@@ -160,6 +167,19 @@ def _numeric(value) -> bool:
     return isinstance(value, np.ndarray) and value.dtype != bool and value.ndim > 0
 
 
+def _is_key_mask(mask: np.ndarray) -> bool:
+    return bool(mask.ndim and np.isin(mask, (0, 1)).all() and (mask[..., 0] == 1).all())
+
+
+def _key_mask(value: np.ndarray, shape: tuple, rng: np.random.Generator) -> np.ndarray:
+    """A key mask of ``value``'s dtype and the given (batch, tokens) shape: each sequence a random
+    number of real tokens, then padding; the first one padded when it has more than one token."""
+    batch, tokens = shape
+    lengths = rng.integers(1, tokens + 1, size=batch)
+    lengths[0] = max(1, tokens - 1)
+    return (np.arange(tokens)[None, :] < lengths[:, None]).astype(value.dtype)
+
+
 def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
     contract = CONTRACTS.get(exercise)
@@ -167,10 +187,11 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         return []
     probes = []
     specs = list(zip(contract, inputs, strict=True))
-    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec]
+    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] != "%"]
     if numeric:
         rng = _rng(exercise, inputs, "values")
-        values = [_fresh(v, v.shape, rng) if i in numeric else v for i, v in enumerate(inputs)]
+        values = [_fresh(v, v.shape, rng) if i in numeric else
+                  _key_mask(v, v.shape, rng) if spec[0] == "%" else v for i, (spec, v) in enumerate(specs)]
         probes.append({"inputs": values, "kwargs": kwargs, "label": "other values of the same shapes"})
         factor = {1: 1000.0, 2: 40.0, 3: 12.0}.get(len(numeric), 8.0)
         large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
@@ -234,6 +255,7 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
             lead, core = shape[:len(shape) - len(names)], shape[len(shape) - len(names):]
             new = tuple(1 if broadcastable and size == 1 else sizes[name]
                         for name, size in zip(names, core, strict=True))
-            inputs.append(_fresh(np.asarray(value), lead + new, rng))
+            maker = _key_mask if spec[0] == "%" else _fresh
+            inputs.append(maker(np.asarray(value), lead + new, rng))
     described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

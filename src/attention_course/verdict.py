@@ -439,6 +439,17 @@ def _matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None,
     return any(row["value"] is not None and close_on(probe, value, row["value"], dtype) for row in rows)
 
 
+def _reproduces(mistake: str, outcome: dict, analysis: dict, dtype, probe: dict) -> bool:
+    """One way of making ``mistake`` gives the learner's result within the tolerance of ``dtype``,
+    even on a probe otherwise judged loosely."""
+    ways: dict[str, list[dict]] = {}
+    for row in analysis["mutants"]:
+        if row["mistake"] == mistake:
+            ways.setdefault(row.get("way", ""), []).append(row)
+    strict = {**probe, "loose": False}
+    return any(_matches(outcome, rows, dtype, strict) for rows in ways.values())
+
+
 def _overflows(outcome: dict, expected) -> bool:
     """The learner's result has nan or inf where the expected one is finite."""
     if outcome["status"] != "ok" or not np.issubdtype(outcome["value"].dtype, np.floating):
@@ -609,8 +620,10 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
         candidates = sorted({*candidates, "lower_precision"})
     if all(probes[i].get("loose") and not _overflows(outcomes[i], analyses[i]()["expected"]) for i in wrong_on):
         # wrong only where scores are in the thousands, and finite there: judged loosely, such a
-        # result tells no mistake apart (a mask of -10000 instead of -inf, say), so none is named
-        candidates = []
+        # result tells mistakes apart too weakly, so only a mistake reproducing it at the task's own
+        # tolerance is named (a mask of -10000 instead of -inf, computed the learner's way)
+        candidates = [mistake for mistake in candidates if all(
+            _reproduces(mistake, outcomes[i], analyses[i](), dtypes[i], probes[i]) for i in wrong_on)]
     named = _naming(candidates, [outcomes[i] for i in usable])
     wrong = next(i for i in usable if not right[i])
     outcome = outcomes[wrong]

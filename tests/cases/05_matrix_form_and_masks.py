@@ -117,6 +117,16 @@ def causal_mask(n_tokens):
 """,
     },
     "masked_attention": {
+        "mask_transposed": """
+def masked_attention(queries, keys, values, mask):
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    return softmax(np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)) @ values
+""",
+        "mask_finite_value": """
+def masked_attention(queries, keys, values, mask):
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    return softmax(np.where(mask, scores, -1e4)) @ values
+""",
         "mask_after_softmax": """
 def masked_attention(queries, keys, values, mask):
     scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])

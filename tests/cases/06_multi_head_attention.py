@@ -259,6 +259,10 @@ def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
 """,
     },
     "torch_attn_mask": {
+        "mask_transposed": """
+def torch_attn_mask(mask, n_heads):
+    return np.repeat(~np.swapaxes(mask, -1, -2), n_heads, axis=0)
+""",
         "torch_mask_not_inverted": """
 def torch_attn_mask(mask, n_heads):
     return np.repeat(np.asarray(mask, dtype=bool), n_heads, axis=0)

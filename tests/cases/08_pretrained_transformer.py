@@ -47,6 +47,15 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
 """,
     },
     "bert_head_weights": {
+        "mask_finite_value": """
+def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
+    queries = split_heads(hidden @ w_query + b_query, n_heads)
+    keys = split_heads(hidden @ w_key + b_key, n_heads)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    scores = scores + (1.0 - mask[:, None, None, :]) * -10000.0  # BERT's extended attention mask
+    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return exps / exps.sum(axis=-1, keepdims=True)
+""",
         "padding_mask_ignored": """
 def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
     queries = split_heads(hidden @ w_query + b_query, n_heads)

@@ -113,6 +113,8 @@ _USES_ALL = {
 def _torch_attn_mask(mask, n_heads, mistake=None):
     """(batch, queries, keys), True = allowed -> (batch * heads, queries, keys), True = blocked."""
     mask = np.asarray(mask, dtype=bool)
+    if mistake == "mask_transposed":  # (batch, keys, queries): square masks only, else a shape error
+        mask = np.swapaxes(mask, -1, -2)
     blocked = mask if mistake == "torch_mask_not_inverted" else ~mask
     if mistake == "torch_mask_heads_tiled":  # heads outermost: entry h * batch + b
         return np.tile(blocked, (n_heads, 1, 1))
@@ -177,6 +179,7 @@ EXERCISES = [
         integers_ok=True,  # a 0/1 mask's mistakes are named, as in notebook 05; its dtype is then told
         **BOOLEAN_MASK,
         mutants={mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
-            "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged")},
+            "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged",
+            "mask_transposed")},
     ),
 ]

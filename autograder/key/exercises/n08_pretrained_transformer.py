@@ -64,6 +64,8 @@ EXERCISES = [
             # catalogued as softmax_no_max_subtraction: exp of every score, then times the mask
             "softmax_no_max_subtraction": [_with(bert.bert_head_weights, "softmax_no_max_subtraction"),
                                            _with(bert.bert_head_weights, "exp_times_mask")],
+            "mask_finite_value": [_with(bert.bert_head_weights, "mask_finite_value"),
+                                  _with(bert.bert_head_weights, "mask_finite_value_additive")],
         },
     ),
     Exercise(

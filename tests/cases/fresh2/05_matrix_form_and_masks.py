@@ -129,7 +129,7 @@ def masked_attention(queries, keys, values, mask):
     scores = np.where(mask, scores, -np.inf)
     return softmax(scores, axis=-1) @ values
 ''',
-        "padding_mask_on_queries:mask_transposed": '''
+        "mask_transposed:swapaxes": '''
 def masked_attention(queries, keys, values, mask):
     scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
     scores = np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)

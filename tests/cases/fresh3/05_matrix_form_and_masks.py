@@ -168,7 +168,7 @@ def masked_attention(queries, keys, values, mask):
     scores[~mask] = -np.inf
     return softmax(scores) @ values
 ''',
-        "uncatalogued:mask_transposed": '''
+        "mask_transposed:swapaxes": '''
 def masked_attention(queries, keys, values, mask):
     scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
     scores = np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)

@@ -264,7 +264,7 @@ def torch_attn_mask(mask, n_heads):
     additive = np.where(mask, 0.0, -np.inf)
     return np.repeat(additive, n_heads, axis=0)
 ''',
-        "uncatalogued:queries_keys_swapped": '''
+        "mask_transposed:queries_keys_swapped": '''
 def torch_attn_mask(mask, n_heads):
     return np.repeat(np.swapaxes(~mask, -1, -2), n_heads, axis=0)
 ''',
