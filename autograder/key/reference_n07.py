@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import reference as ref
-from .mistakes import MASK_FINITE_VALUE
 from .reference import as_float, combine_heads, split_heads
 
 ROPE_BASE = 10000.0  # RoFormer (Su et al. 2021) and "Attention Is All You Need" both use 10000
@@ -65,8 +64,6 @@ def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causa
         scores = np.where(allowed, scores, -np.inf)
     elif allowed is not None and masking == "zero":
         scores = np.where(allowed, scores, 0.0)
-    elif allowed is not None and masking == "finite":  # masked_fill with -10000, not -inf
-        scores = np.where(allowed, scores, MASK_FINITE_VALUE)
     weights = (softmax_fn or ref.softmax)(scores, axis=axis)  # (..., heads, tokens, tokens)
     if allowed is not None and masking == "after_softmax":
         weights = np.where(allowed, weights, 0.0)

@@ -82,8 +82,6 @@ def _mhsa_cell(**parts) -> str:
 
 MISTAKES = {
     "mhsa_forward": {
-        "mask_finite_value": _mhsa_cell(
-            masking="scores = scores.masked_fill(~self.mask[:tokens, :tokens], -10000.0)"),
         "linear_weight_not_transposed": _mhsa_cell(load="linear.weight.copy_(w)"),
         "causal_flag_ignored": _mhsa_cell(causal="True"),
         "causal_mask_upper": _mhsa_cell(mask="torch.ones(context_length, context_length, dtype=torch.bool).triu()"),

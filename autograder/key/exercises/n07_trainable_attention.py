@@ -38,7 +38,6 @@ _MHSA_MUTANTS = {
     "causal_flag_ignored": [_mhsa(mask="ignored"), _mhsa(mask="always")],
     "mask_wrong_sign": _mhsa(mask="inverted"),
     "mask_with_zero": _mhsa(masking="zero"),
-    "mask_finite_value": _mhsa(masking="finite"),
     "mask_after_softmax": _mhsa(masking="after_softmax"),
     "no_scaling": _mhsa(scale=None),
     "scale_by_sqrt_d_model": [_mhsa(scale="d_out"), _mhsa(scale="d_in")],
