@@ -40,6 +40,14 @@ def _naive_softmax(original):
     return softmax
 
 
+def _global_max_softmax(original):
+    def softmax(scores, axis=-1):
+        scores = ref.as_float(scores)
+        exps = np.exp(scores - scores.max())  # one maximum for every row: rows far below it underflow
+        return exps / exps.sum(axis=axis, keepdims=True)
+    return softmax
+
+
 def _softmax_other_axis(original):
     def softmax(scores, axis=-1):
         scores = ref.as_float(scores)
@@ -172,6 +180,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "softmax_wrong_axis": [("softmax", _softmax_other_axis), ("softmax", _softmax_heads_axis)],
     "softmax_over_all_entries": [("softmax", _softmax_all_entries), ("softmax", _softmax_each_matrix)],
     "softmax_no_max_subtraction": [("softmax", _naive_softmax)],
+    # a decoy (DECOYS): a mistake the catalogue leaves out, so that a result it explains better than
+    # a catalogued one names nothing
+    "softmax_global_max": [("softmax", _global_max_softmax)],
     "normalise_by_sum": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s)
                           / ref.as_float(s).sum(axis=axis, keepdims=True))],
     "no_softmax": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s))],
@@ -200,7 +211,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "weights_times_keys": [("attention", lambda original: lambda queries, keys, values, mask=None, scale=True:
                             original(queries, keys, keys, mask, scale))],
     "causal_mask_off_by_one": [("causal_mask", _causal_shifted(-1)), ("causal_mask", _causal_shifted(1))],
-    "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T)],
+    # the transpose (triu), or triu(k=1): strictly above the diagonal, the same as the inverted mask
+    "causal_mask_upper": [("causal_mask", lambda original: lambda n: original(n).T),
+                          ("causal_mask", lambda original: lambda n: ~original(n))],
     "padding_mask_off_by_one": [("padding_mask", _padding_off_by_one),
                                 ("padding_mask", _padding_off_by_one_short)],
     # any two of W_Q, W_K, W_V swapped (the keys and values, the queries and keys, ...), or rotated
@@ -227,11 +240,18 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
 }
 
 
+# Mistakes left out of the catalogue (tests/cases/KEYING.md keys them uncatalogued) but computed as
+# mutants: where one explains a result better than every catalogued mistake does (it alone matches
+# an overflow exactly, say), the verdict names nothing instead of the nearest catalogued mistake.
+DECOYS = {"softmax_global_max"}
+
+
 # The projection weights an exercise takes, by parameter name: (weight, its bias), in the order
 # query, key, value. A learner who mixes them up passes one where another belongs.
 _ROLES = (("w_query", "b_query"), ("w_key", "b_key"), ("w_value", "b_value"))
 _ROLES_LONG = (("query_weight", None), ("key_weight", None), ("value_weight", None))
 _STACKED = ("attention_w", "attention_b")  # (4, ...) stacks: query, key, value, output
+_WEIGHTS = ("w_query", "w_key", "w_value")  # (d_model, d_k) projections of the inputs, applied as inputs @ W
 
 
 def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
@@ -258,6 +278,13 @@ def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
             if list(mapping) != [0, 1, 2]:
                 mutants.append(_restacked(reference, at, mapping))
     found = {"mixed_up_projections": mutants} if mutants else {}
+    # a projection with its weight matrix transposed (inputs @ W.T): all of them, or each alone
+    weights = [names.index(w) for w in _WEIGHTS if w in names]
+    if weights:
+        found["projection_order"] = [_transposed_weights(reference, weights),
+                                     *(_transposed_weights(reference, [i]) for i in weights if len(weights) > 1)]
+    elif _STACKED[0] in names:
+        found["projection_order"] = [_transposed_weights(reference, [names.index(_STACKED[0])])]
     # a loop's leftovers: only the first or the last row kept (one row, not the matrix); the first
     # or the last row never written (``range(n - 1)``, ``range(1, n)``); a sum over the tokens that
     # stopped one short or returned after the first token (a ``return`` inside the loop)
@@ -316,6 +343,19 @@ def _tokens_cut(reference, keep: slice):
                                else a for a in args), **kwargs)
         except Exception:
             return right
+    return mutant
+
+
+def _transposed_weights(reference, at):
+    # square weights only: a non-square one transposed raises a shape error, and a shape error is
+    # no evidence of this mistake rather than of any other that mismatches the same sizes
+    def mutant(*args, **kwargs):
+        args = list(args)
+        for index in at:
+            weight = np.asarray(args[index])
+            if weight.ndim >= 2 and weight.shape[-1] == weight.shape[-2]:
+                args[index] = np.swapaxes(weight, -1, -2)
+        return reference(*args, **kwargs)
     return mutant
 
 

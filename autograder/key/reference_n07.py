@@ -58,7 +58,9 @@ def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causa
               else ref.dot_products(queries, keys))  # (..., heads, tokens, tokens)
     widths = {"d_head": keys.shape[-1], "d_in": inputs.shape[-1], "d_out": mats["query"].shape[-1]}
     if scale is not None:
-        scores = ref.divide_scores(scores, np.sqrt(widths[scale], dtype=scores.dtype))
+        divisor = (ref.key_scale(widths[scale], scores.dtype) if scale == "d_head"  # the shared step
+                   else np.sqrt(widths[scale], dtype=scores.dtype))
+        scores = ref.divide_scores(scores, divisor)
     allowed = allowed_keys(scores.shape[-1], causal, mask)
     if allowed is not None and masking == "-inf":
         scores = np.where(allowed, scores, -np.inf)

@@ -624,6 +624,9 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
         # tolerance is named (a mask of -10000 instead of -inf, computed the learner's way)
         candidates = [mistake for mistake in candidates if all(
             _reproduces(mistake, outcomes[i], analyses[i](), dtypes[i], probes[i]) for i in wrong_on)]
+    # a decoy (a mutant of a mistake the catalogue leaves out) that is among the best explanations
+    # takes its place among them, but it has no title: only catalogued candidates are named
+    candidates = [mistake for mistake in candidates if mistake in CATALOGUE]
     named = _naming(candidates, [outcomes[i] for i in usable])
     wrong = next(i for i in usable if not right[i])
     outcome = outcomes[wrong]

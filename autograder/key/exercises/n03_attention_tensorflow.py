@@ -75,9 +75,10 @@ EXERCISES = [
         framework="tensorflow",
         returns="a float (n_queries, n_keys) tensor: float32 for int32 scores, the scores' dtype for floats",
         mutants={
-            "integer_arithmetic": [  # tf.cast back to int32, or scores // int(sqrt(d_k))
+            "integer_arithmetic": [  # tf.cast back to int32, or scores // int(sqrt(d_k)), or / int(sqrt(d_k))
                 _truncated_towards_zero,
                 lambda scores, d_k: np.floor(ref.as_float(scores) / float(int(_sqrt(d_k)))),
+                lambda scores, d_k: ref.as_float(scores) / float(int(_sqrt(d_k))),
             ],
         },
     ),

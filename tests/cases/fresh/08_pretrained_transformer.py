@@ -159,7 +159,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
         "uncatalogued:bias_added_after_split": _heads(
             ("split_heads(hidden @ w_query + b_query, n_heads)", "split_heads(hidden @ w_query, n_heads) + b_query"),
             ("split_heads(hidden @ w_key + b_key, n_heads)", "split_heads(hidden @ w_key, n_heads) + b_key")),
-        "uncatalogued:course_weights_transposed": _heads(("hidden @ w_query", "hidden @ w_query.T"),
+        "projection_order:course_weights_transposed": _heads(("hidden @ w_query", "hidden @ w_query.T"),
                                                           ("hidden @ w_key", "hidden @ w_key.T")),
     },
     "bert_layer": {
