@@ -325,3 +325,23 @@ def test_a_key_mask_probe_keeps_to_the_contract_and_pads():
     assert all(mask.dtype == np.int64 and (mask == 0).any() for mask in masks)  # padding, kept to 0 and 1
     bad = np.array([[0, 1, 1, 1, 1], [1, 1, 1, 1, 1]])
     assert violations("bert_head_weights", inputs[:5] + [bad, 2])
+
+
+def _mistake_ids(node) -> set[str]:
+    if isinstance(node, dict):
+        own = {node["mistake"]} if isinstance(node.get("mistake"), str) else set()
+        return own.union(*(_mistake_ids(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_mistake_ids(value) for value in node))
+    return set()
+
+
+def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
+    # the verdict names only catalogued mistakes: a mutant under any other id silently names nothing,
+    # which is right for a decoy (DECOYS) and a bug for a misspelt id
+    from autograder.key.mistakes import DECOYS
+
+    expected = REPO / "src" / "attention_course" / "expected"
+    ids = set().union(*(_mistake_ids(json.loads(path.read_text())) for path in expected.glob("*.json")))
+    assert ids & DECOYS == DECOYS and not DECOYS & set(CATALOGUE)
+    assert ids <= set(CATALOGUE) | DECOYS, ids - set(CATALOGUE) - DECOYS
