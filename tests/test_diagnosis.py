@@ -345,3 +345,75 @@ def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
     ids = set().union(*(_mistake_ids(json.loads(path.read_text())) for path in expected.glob("*.json")))
     assert ids & DECOYS == DECOYS and not DECOYS & set(CATALOGUE)
     assert ids <= set(CATALOGUE) | DECOYS, ids - set(CATALOGUE) - DECOYS
+
+
+# --- mistakes found unnamed in the fresh sets, defined once in the shared steps -----------------
+
+
+def _split(x, n_heads):  # (tokens, d_model) -> (heads, tokens, d_head), as split_heads does
+    return np.swapaxes(x.reshape(x.shape[0], n_heads, -1), 0, 1)
+
+
+def test_two_mistakes_raising_numpys_very_error_are_both_named():
+    # keys.T on a stack of heads and no transpose at all mismatch the same two sizes on every probe
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+        return ref.softmax(queries @ keys.T / np.sqrt(keys.shape[-1]))
+
+    message = _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 4)),
+                       RNG.normal(size=(4, 4)), 2)
+    assert CATALOGUE["keys_transpose_all_axes"].title in message
+    assert CATALOGUE["keys_without_transpose"].title in message and "raise the very error" in message
+
+
+def test_an_error_matched_only_by_its_kind_names_no_pair():
+    # PyTorch words its errors otherwise than the NumPy mutants: a shape error alone is weak evidence
+    import torch
+
+    def kv_cache_step(queries, keys, values, cached_keys, cached_values):
+        all_keys, all_values = torch.cat([cached_keys, keys], -2), torch.cat([cached_values, values], -2)
+        return torch.softmax(queries @ all_keys.T / queries.shape[-1] ** 0.5, -1) @ all_values
+
+    q, k, v, ck, cv = (torch.tensor(RNG.normal(size=shape)) for shape in ((1, 2, 4),) * 3 + ((1, 3, 4),) * 2)
+    message = _failure("kv_cache_step", kv_cache_step, q, k, v, ck, cv)
+    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+
+
+@pytest.mark.parametrize(("cast", "mistake"), [(int, "integer_arithmetic"), (np.float16, "lower_precision")])
+def test_values_truncated_or_rounded_before_the_weighted_sum_are_named(cast, mistake):
+    def state_attention(state, states, w_query, w_key, w_value):
+        scores = (states @ w_key) @ (state @ w_query) / np.sqrt(w_key.shape[-1])
+        return ref.softmax(scores) @ (states @ w_value).astype(cast)
+
+    message = _failure("state_attention", state_attention, RNG.normal(size=3), RNG.normal(size=(4, 3)),
+                       RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2)), RNG.normal(size=(3, 5)) * 3)
+    assert CATALOGUE[mistake].title in message, message
+
+
+def test_a_shift_by_the_minimum_is_told_that_softmax_overflows():
+    import torch
+
+    def softmax_stable(scores):
+        exps = torch.exp(scores - scores.min(dim=-1, keepdim=True).values)
+        return exps / exps.sum(dim=-1, keepdim=True)
+
+    message = _failure("softmax_stable", softmax_stable, torch.tensor(RNG.normal(size=6), dtype=torch.float32))
+    assert CATALOGUE["softmax_no_max_subtraction"].title in message, message
+
+
+def test_a_loop_that_skips_the_last_head_or_width_is_told_part_of_the_output_is_missing():
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+        weights = np.zeros((n_heads, inputs.shape[0], inputs.shape[0]))
+        for head in range(n_heads - 1):
+            weights[head] = ref.softmax(queries[head] @ keys[head].T / np.sqrt(keys.shape[-1]))
+        return weights
+
+    def width_sweep(queries, keys, widths, power):
+        return np.stack([queries[:, :w] @ keys[:, :w].T / float(w) ** power for w in widths[:-1]])
+
+    title = CATALOGUE["loop_leftover"].title
+    assert title in _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 4)),
+                             RNG.normal(size=(4, 4)), 2)
+    assert title in _failure("width_sweep", width_sweep, RNG.normal(size=(3, 6)), RNG.normal(size=(4, 6)),
+                             np.array([2, 4, 6]), 0.5)

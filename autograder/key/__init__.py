@@ -76,7 +76,7 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
     half = ("float16",) if floats and task_dtype(probe) == np.float16 else ()  # the judge's own rule
     base = spec.mistakes_from or spec.reference
     shared = shared_mutants(base)
-    for mistake_id, mutants in argument_mutants(base).items():
+    for mistake_id, mutants in argument_mutants(base, spec.returns_tuple).items():
         shared[mistake_id] = [*shared.get(mistake_id, []), *mutants]
     rows = []
     for precision in ((*half, "float32", "float64") if floats else ("float64",)):

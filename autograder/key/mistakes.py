@@ -40,6 +40,14 @@ def _naive_softmax(original):
     return softmax
 
 
+def _min_shift_softmax(original):
+    def softmax(scores, axis=-1):
+        scores = ref.as_float(scores)
+        exps = np.exp(scores - scores.min(axis=axis, keepdims=True))  # a shift, but the wrong way: overflows
+        return exps / exps.sum(axis=axis, keepdims=True)
+    return softmax
+
+
 def _global_max_softmax(original):
     def softmax(scores, axis=-1):
         scores = ref.as_float(scores)
@@ -79,6 +87,14 @@ def _softmax_all_entries(original):
     def softmax(scores, axis=-1):
         scores = ref.as_float(scores)
         return original(scores.reshape(-1), axis=-1).reshape(scores.shape)
+    return softmax
+
+
+def _softmax_rows_shifted_all_summed(original):
+    def softmax(scores, axis=-1):  # each row shifted by its own maximum, then divided by the sum of everything
+        scores = ref.as_float(scores)
+        exps = np.exp(scores - scores.max(axis=axis, keepdims=True))
+        return exps / exps.sum()
     return softmax
 
 
@@ -167,6 +183,30 @@ def _mask_finite(additive: bool):
     return factory
 
 
+def _values_cut(keep: slice):
+    # a weighted sum over the keys whose loop skipped one: the first (range(1, n)) or the last (range(n - 1))
+    def factory(original):
+        def weighted_values(weights, values):
+            weights, values = ref.as_float(weights), ref.as_float(values)
+            if np.ndim(values) < 2 or np.shape(values)[-2] < 2:
+                return original(weights, values)
+            return original(weights[..., keep], values[..., keep, :])
+        return weighted_values
+    return factory
+
+
+def _head_left_zero(head: int):
+    # a loop over the heads that never wrote one (range(n_heads - 1), range(1, n_heads)): zeros there
+    def factory(original):
+        def combine_heads(x):
+            x = np.array(ref.as_float(x))
+            if x.ndim >= 3:  # with one head, the loop over range(0) wrote nothing at all
+                x[..., head, :, :] = 0.0
+            return original(x)
+        return combine_heads
+    return factory
+
+
 def _padding_off_by_one(original):
     return lambda lengths, n_tokens: original(np.asarray(lengths) + 1, n_tokens)
 
@@ -178,8 +218,9 @@ def _padding_off_by_one_short(original):
 # mistake id -> [(step of reference, replacement factory: the original step -> the wrong one), ...]
 TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "softmax_wrong_axis": [("softmax", _softmax_other_axis), ("softmax", _softmax_heads_axis)],
-    "softmax_over_all_entries": [("softmax", _softmax_all_entries), ("softmax", _softmax_each_matrix)],
-    "softmax_no_max_subtraction": [("softmax", _naive_softmax)],
+    "softmax_over_all_entries": [("softmax", _softmax_all_entries), ("softmax", _softmax_each_matrix),
+                                 ("softmax", _softmax_rows_shifted_all_summed)],
+    "softmax_no_max_subtraction": [("softmax", _naive_softmax), ("softmax", _min_shift_softmax)],
     # a decoy (DECOYS): a mistake the catalogue leaves out, so that a result it explains better than
     # a catalogued one names nothing
     "softmax_global_max": [("softmax", _global_max_softmax)],
@@ -191,7 +232,11 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "scale_by_d_k": [("key_scale", lambda original: lambda d_k, dtype=np.float64: np.asarray(d_k, dtype))],
     "scale_by_sqrt_tokens": [("divide_scores", _scale_by_sqrt_keys), ("divide_scores", _scale_by_sqrt_queries)],
     "scale_by_sqrt_d_model": [("self_attention_scale", lambda original: lambda inputs, keys: key_scale_of(inputs))],
-    "integer_arithmetic": [("divide_scores", _floored)],
+    # the scores floored after the division, the dot products truncated (astype(int)), or the values
+    # truncated before the weighted sum
+    "integer_arithmetic": [("divide_scores", _floored),
+                           ("dot_products", lambda original: lambda q, k: np.trunc(original(q, k))),
+                           ("weighted_values", lambda original: lambda w, v: original(w, np.trunc(ref.as_float(v))))],
     "sum_instead_of_dot": [("dot_products", _elementwise), ("dot_products", _row_products),
                            ("dot_products", _sum_of_sums), ("dot_products", _products_unsummed)],
     "keys_without_transpose": [("dot_products", lambda original: lambda q, k: ref.as_float(q)
@@ -201,6 +246,12 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "weights_transposed": [("weighted_values", lambda original: lambda w, v: original(
         np.swapaxes(ref.as_float(w), -1, -2), v))],
     "returns_weights": [("weighted_values", lambda original: lambda w, v: ref.as_float(w))],
+    # the dot products cast to float16 before anything else, or the values before the weighted sum
+    "lower_precision": [("dot_products", lambda original: lambda q, k: original(q, k).astype(np.float16)),
+                        ("weighted_values", lambda original: lambda w, v: original(
+                            w, ref.as_float(v).astype(np.float16)))],
+    "loop_leftover": [("weighted_values", _values_cut(slice(1, None))), ("weighted_values", _values_cut(slice(None, -1))),
+                      ("combine_heads", _head_left_zero(0)), ("combine_heads", _head_left_zero(-1))],
     "mask_wrong_sign": [("apply_mask", lambda original: lambda s, mask=None: original(
         s, None if mask is None else ~np.asarray(mask, dtype=bool)))],
     "mask_with_zero": [("apply_mask", lambda original: lambda s, mask=None: ref.as_float(s) if mask is None
@@ -254,7 +305,7 @@ _STACKED = ("attention_w", "attention_b")  # (4, ...) stacks: query, key, value,
 _WEIGHTS = ("w_query", "w_key", "w_value")  # (d_model, d_k) projections of the inputs, applied as inputs @ W
 
 
-def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
+def argument_mutants(reference: Callable, returns_tuple: bool = False) -> dict[str, list[Callable]]:
     """Mistakes made around the reference rather than in a step: the query, key and value weights
     mixed up (any of them used in another's place: swapped, rotated or copied), for every exercise
     whose parameters name them, with each bias moving with its weight or staying put; a loop's
@@ -286,11 +337,17 @@ def argument_mutants(reference: Callable) -> dict[str, list[Callable]]:
     elif _STACKED[0] in names:
         found["projection_order"] = [_transposed_weights(reference, [names.index(_STACKED[0])])]
     # a loop's leftovers: only the first or the last row kept (one row, not the matrix); the first
-    # or the last row never written (``range(n - 1)``, ``range(1, n)``); a sum over the tokens that
-    # stopped one short or returned after the first token (a ``return`` inside the loop)
+    # or the last row never written (``range(n - 1)``, ``range(1, n)``), or the first or last
+    # matrix of a stack (a head, a sequence of a batch, a width), or the stack one matrix short
+    # (``for w in widths[:-1]``); a sum over the tokens that stopped one short,
+    # skipped the first token or returned after it (a ``return`` inside the loop)
     found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1),
                               _row_left_zero(reference, 0), _row_left_zero(reference, -1),
-                              _tokens_cut(reference, slice(None, -1)), _tokens_cut(reference, slice(None, 1))]
+                              _tokens_cut(reference, slice(None, -1)), _tokens_cut(reference, slice(None, 1)),
+                              _tokens_cut(reference, slice(1, None))]
+    if not returns_tuple:  # a tuple's parts stacked are no loop's matrices: one missing is a wrong return
+        found["loop_leftover"] += [_row_left_zero(reference, 0, axis=-3), _row_left_zero(reference, -1, axis=-3),
+                                   _stack_cut(reference)]
     # integers where floats belong: the inputs cast to int (truncated), or the result
     found["integer_arithmetic"] = [_truncated_inputs(reference),
                                    *(_truncated_inputs(reference, i) for i in range(len(names))),
@@ -315,9 +372,15 @@ def _one_row(reference, row):
     return mutant
 
 
-def _row_left_zero(reference, row):
+def _row_left_zero(reference, row, axis=None):
+    """The reference's result with one row zero: of its rows (axis -2, or the entries of a vector),
+    or with ``axis=-3`` one matrix of a stack (results of three axes or more)."""
     def mutant(*args, **kwargs):
         result = np.array(reference(*args, **kwargs), dtype=np.float64)
+        if axis == -3:
+            if result.ndim >= 3 and result.shape[-3] >= 2:
+                result[..., row, :, :] = 0.0
+            return result
         if result.ndim == 0 or result.shape[-2 if result.ndim >= 2 else -1] < 2:
             return result
         if result.ndim >= 2:
@@ -325,6 +388,14 @@ def _row_left_zero(reference, row):
         else:
             result[row] = 0.0
         return result
+    return mutant
+
+
+def _stack_cut(reference):
+    """A stack of matrices (three axes or more) without its last one: a loop that stopped early."""
+    def mutant(*args, **kwargs):
+        result = np.asarray(reference(*args, **kwargs))
+        return result[..., :-1, :, :] if result.ndim >= 3 and result.shape[-3] >= 2 else result
     return mutant
 
 

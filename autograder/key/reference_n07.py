@@ -100,15 +100,25 @@ def mhsa_torch_module(inputs, w_query, w_key, w_value, w_out, n_heads, causal):
 # --- positions ----------------------------------------------------------------------------------
 
 
+def _power(pair, d, exponent="pair"):
+    """The power of 10000 in theta_i = 10000 ** -power for pair index ``pair``: 2i / d, or one of
+    the slips (see :func:`sinusoidal_encoding`'s knobs)."""
+    return {"pair_index": pair / d, "floored": (2 * pair) // d, "positive": -2 * pair / d,
+            "undivided": 2 * pair}.get(exponent, 2 * pair / d)
+
+
 def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent="pair",
-                        swap=False, first_position=0):
+                        swap=False, first_position=0, angles_dtype=np.float64):
     """(n_positions, d_model) float64: ``P[t, 2i] = sin(t w_i)``, ``P[t, 2i + 1] = cos(t w_i)``.
 
     ``w_i = 10000 ** (-2i / d_model)``. Knobs: ``layout`` ``halves`` (sines in the first half of
     the columns, cosines in the second); ``exponent`` ``column`` (10000 ** (-j / d) with j the
     column, so the cosine of a pair gets another frequency than its sine) or ``pair_index``
-    (10000 ** (-i / d)) or ``floored`` (``2i // d``, 0 for every pair: integer division); ``swap``
-    (cosines first); ``first_position`` 1 (count from 1).
+    (10000 ** (-i / d)) or ``floored`` (``2i // d``, 0 for every pair: integer division) or
+    ``positive`` (10000 ** (+2i / d): the sign lost) or ``undivided`` (10000 ** (-2i), no ``/ d``); ``swap``
+    (cosines first); ``first_position`` 1 (count from 1); ``angles_dtype`` float32 (the angles
+    computed in float32, as a float32 answer computes them: with a positive exponent they grow to
+    thousands, where float32's rounding shows in their sines).
     """
     n_positions, d_model = int(n_positions), int(d_model)
     positions = np.arange(first_position, first_position + n_positions, dtype=np.float64)[:, None]
@@ -118,8 +128,8 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
         even = first(positions * ROPE_BASE ** (-(2 * pair) / d_model))
         odd = second(positions * ROPE_BASE ** (-(2 * pair + 1) / d_model))
     else:
-        power = {"pair_index": pair / d_model, "floored": (2 * pair) // d_model}.get(exponent, 2 * pair / d_model)
-        angles = positions * ROPE_BASE ** (-power)  # (positions, d/2)
+        power = _power(pair, d_model, exponent).astype(angles_dtype)
+        angles = positions.astype(angles_dtype) * angles_dtype(ROPE_BASE) ** (-power)  # (positions, d/2)
         even, odd = first(angles), second(angles)
     if layout == "halves":
         return np.concatenate([even, odd], axis=-1)
@@ -139,7 +149,7 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
         out[2i + 1] = x[2i] sin(a) + x[2i + 1] cos(a)
 
     Knobs: ``pairs`` ``halves`` (pair i is features i and i + d/2, the GPT-NeoX layout);
-    ``direction`` -1 (rotates the other way); ``exponent`` ``pair_index`` (10000 ** (-i / d));
+    ``direction`` -1 (rotates the other way); ``exponent`` as :func:`sinusoidal_encoding`'s;
     ``use_positions`` False (uses 0, 1, 2, ... instead of the given positions); ``swap`` (sine and
     cosine exchanged in the rotation).
     """
@@ -149,7 +159,7 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
     positions = (np.asarray(positions, dtype=np.float64) if use_positions
                  else np.arange(n_tokens, dtype=np.float64))
     pair = np.arange(d // 2, dtype=np.float64)
-    power = pair / d if exponent == "pair_index" else 2 * pair / d
+    power = _power(pair, d, exponent)
     angles = direction * positions[:, None] * ROPE_BASE ** (-power)  # (tokens, d/2)
     cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
     if swap:

@@ -184,6 +184,8 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     if mistake == "mean_pool_includes_padding":
         return hidden.mean(axis=-2)
     weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
+    if mistake == "mean_pool_padded_length":  # the real tokens summed, divided by every token's count
+        return (hidden * weights).sum(axis=-2) / hidden.shape[-2]
     return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
 
 

@@ -200,7 +200,8 @@ _CATALOGUE = [
     Mistake(
         "loop_leftover",
         "only part of the output was computed",
-        "Check that every query row (every token) gets its own output.",
+        "Check that every query row (every token), every head and every sequence of a batch gets its "
+        "own output, and that a loop or a sum runs over every token, from the first to the last.",
     ),
     Mistake(
         "softmax_over_all_entries",

@@ -532,14 +532,23 @@ def _imprecise(value: np.ndarray, expected: np.ndarray, dtype) -> bool:
     return False
 
 
-def _naming(candidates: list[str], outcomes: list[dict]) -> str | None:
+def _naming(candidates: list[str], outcomes: list[dict], exact_errors: bool = False) -> str | None:
+    """The message naming the candidates: one, or two that the evidence cannot tell apart (the same
+    numbers, or, in NumPy code that raised on every input, NumPy's very error: ``q @ k`` and
+    ``q @ k.T`` on a stack of heads mismatch the same two sizes)."""
     if len(candidates) == 1:
         return _name(candidates[0])
-    if len(candidates) == 2 and any(o["status"] == "ok" for o in outcomes):
-        first, second = (CATALOGUE[c] for c in candidates)
-        return (f"{first.title}, or equally {second.title}: on every input tried these two give the same "
-                f"numbers as yours. Hint: {first.hint} {second.hint}")
-    return None
+    if len(candidates) != 2:
+        return None
+    first, second = (CATALOGUE[c] for c in candidates)
+    if any(o["status"] == "ok" for o in outcomes):
+        same = "give the same numbers as yours"
+    elif exact_errors and all(o["status"] == "raised" for o in outcomes):
+        same = "raise the very error yours raises"
+    else:
+        return None
+    return (f"{first.title}, or equally {second.title}: on every input tried these two {same}. "
+            f"Hint: {first.hint} {second.hint}")
 
 
 _SIZE_WORDS = {"d_k": "d_k", "d_v": "d_v", "d_model": "d_model", "tokens": "the number of tokens",
@@ -627,7 +636,8 @@ def _diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dic
     # a decoy (a mutant of a mistake the catalogue leaves out) that is among the best explanations
     # takes its place among them, but it has no title: only catalogued candidates are named
     candidates = [mistake for mistake in candidates if mistake in CATALOGUE]
-    named = _naming(candidates, [outcomes[i] for i in usable])
+    named = _naming(candidates, [outcomes[i] for i in usable],
+                    exact_errors=meta.get("framework", "numpy") == "numpy")
     wrong = next(i for i in usable if not right[i])
     outcome = outcomes[wrong]
     label = probes[wrong].get("label")

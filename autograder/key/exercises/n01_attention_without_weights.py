@@ -1,6 +1,8 @@
 """Notebook 01: attention without trainable weights (PyTorch), after seed 002."""
 
 
+import numpy as np
+
 from .. import reference as ref
 from ..mutants import naive_softmax as _naive_softmax
 from . import Exercise
@@ -25,6 +27,8 @@ EXERCISES = [
             ],
             "wrong_query": [lambda query, inputs: inputs @ inputs[1],
                             lambda query, inputs: inputs @ inputs[0]],
+            # the division by sqrt(d) of the notebooks to come, made here where the scores are raw
+            "scaled_too_early": lambda query, inputs: ref.dot_scores(query, inputs) / np.sqrt(np.shape(inputs)[-1]),
         },
     ),
     Exercise(

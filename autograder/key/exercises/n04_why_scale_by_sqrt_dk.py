@@ -8,16 +8,17 @@ from ..mutants import softmax_over_all_entries as _softmax_all_entries
 from . import Exercise
 
 
-def _log_softmax(scores, axis=-1):
+def _log_softmax(scores, axis=-1, shift_axis=-1):
     scores = ref.as_float(scores)
-    shifted = scores - scores.max(axis=axis, keepdims=True)
+    shifted = scores - scores.max(axis=shift_axis if shift_axis is None else axis, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
-def _entropy(scores, axis=-1):
+def _entropy(scores, axis=-1, shift_axis=-1):
     """Entropy (nats) of the softmax of each row of ``scores``: shape scores.shape[:-1]. With
-    ``axis`` another axis (or None, every entry) the log-softmax is taken there, as a slip would."""
-    log_p = _log_softmax(scores, axis)
+    ``axis`` another axis (or None, every entry) the log-softmax is taken there, as a slip would;
+    with ``shift_axis`` None, one maximum of the whole array is subtracted (rows far below it underflow)."""
+    log_p = _log_softmax(scores, axis, shift_axis)
     return -(np.exp(log_p) * log_p).sum(axis=-1)
 
 
@@ -87,6 +88,10 @@ EXERCISES = [
             "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],
             "softmax_over_all_entries": [lambda scores: _entropy_of(_softmax_all_entries(scores)),
                                          lambda scores: _entropy(scores, axis=None)],
+            # a decoy (autograder.key.mistakes.DECOYS): one maximum for every row, left uncatalogued
+            "softmax_global_max": [lambda scores: _entropy(scores, shift_axis=None),
+                                   lambda scores: _entropy_of(np.exp(scores - scores.max()) / np.exp(
+                                       scores - scores.max()).sum(axis=-1, keepdims=True))],
         },
     ),
     Exercise(

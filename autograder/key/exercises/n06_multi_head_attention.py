@@ -126,7 +126,8 @@ def _torch_attn_mask(mask, n_heads, mistake=None):
 EXERCISES = [
     Exercise(
         "split_heads",
-        reference=ref.split_heads,
+        # through the shared step, so that its mistakes (autograder.key.mistakes) apply
+        reference=lambda x, n_heads: ref.split_heads(x, n_heads),
         returns="an array of shape (..., heads, tokens, d_head)",
         integers_ok=True,
         mutants={
@@ -136,7 +137,7 @@ EXERCISES = [
     ),
     Exercise(
         "combine_heads",
-        reference=ref.combine_heads,
+        reference=lambda x: ref.combine_heads(x),
         returns="an array of shape (..., tokens, heads * d_head)",
         integers_ok=True,
         mutants={
@@ -161,7 +162,7 @@ EXERCISES = [
             "keys_times_queries": _head_weights(keys_first=True),
             "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
             "heads_interleaved": _head_weights(split=_split_interleaved),
-            "returns_scores": _head_weights(softmax=None),
+            "returns_scores": [_head_weights(softmax=None), _head_weights(softmax=None, scale=None)],
         },
     ),
     Exercise(

@@ -14,6 +14,8 @@ mask not shifted by the cache length or missing among the new tokens (its mask i
 """
 
 
+import numpy as np
+
 from .. import reference_n07 as ref7
 from ..mutants import head_layout_mutants
 from ..mutants import naive_softmax as _naive_softmax
@@ -103,8 +105,9 @@ EXERCISES = [
                    "`torch.arange(n)` is int64): give `dtype=torch.float32`.",
         mutants={
             "sinusoid_halves_not_interleaved": _sinusoidal(layout="halves"),
-            "sinusoid_wrong_exponent": [_sinusoidal(exponent="column"),
-                                        _sinusoidal(exponent="pair_index")],
+            "sinusoid_wrong_exponent": [*(_sinusoidal(exponent=exponent) for exponent in (
+                "column", "pair_index", "positive", "undivided")),
+                _sinusoidal(exponent="positive", angles_dtype=np.float32)],
             "sin_cos_swapped": _sinusoidal(swap=True),
             "positions_from_one": _sinusoidal(first_position=1),
             "integer_arithmetic": _sinusoidal(exponent="floored"),
@@ -118,7 +121,8 @@ EXERCISES = [
         mutants={
             "rope_rotation_wrong_direction": _rotary(direction=-1.0),
             "rope_halves_instead_of_pairs": _rotary(pairs="halves"),
-            "sinusoid_wrong_exponent": _rotary(exponent="pair_index"),
+            "sinusoid_wrong_exponent": [_rotary(exponent=exponent) for exponent in (
+                "pair_index", "positive", "undivided")],
             "rope_ignores_positions": _rotary(use_positions=False),
             "sin_cos_swapped": _rotary(swap=True),
         },

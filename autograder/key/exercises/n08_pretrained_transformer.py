@@ -95,8 +95,11 @@ EXERCISES = [
         reference=bert.sentence_embedding,
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
-        mutants={mistake: _with(bert.sentence_embedding, mistake) for mistake in (
-            "mean_pool_includes_padding", "cls_pooling", "padding_mask_ignored", "embedding_layer_norm_missing")},
+        mutants={**{mistake: _with(bert.sentence_embedding, mistake) for mistake in (
+            "cls_pooling", "padding_mask_ignored", "embedding_layer_norm_missing")},
+            # the padding averaged in, or the real tokens' sum divided by the padded length
+            "mean_pool_includes_padding": [_with(bert.sentence_embedding, "mean_pool_includes_padding"),
+                                           _with(bert.sentence_embedding, "mean_pool_padded_length")]},
     ),
     Exercise(
         "head_patterns",

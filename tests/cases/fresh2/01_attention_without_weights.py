@@ -22,7 +22,7 @@ def scores_for_query(query, inputs):
 def scores_for_query(query, inputs):
     return (inputs * query).sum(dim=0)
 ''',
-        "uncatalogued:scaled_by_sqrt_d": '''
+        "scaled_too_early:scaled_by_sqrt_d": '''
 def scores_for_query(query, inputs):
     return inputs @ query / query.shape[-1] ** 0.5
 ''',
@@ -77,7 +77,7 @@ def softmax_stable(scores):
     exps = torch.exp(scores - scores.max(dim=-1).values)
     return exps / exps.sum(dim=-1, keepdim=True)
 ''',
-        "uncatalogued:min_instead_of_max": '''
+        "softmax_no_max_subtraction:min_instead_of_max": '''
 def softmax_stable(scores):
     exps = torch.exp(scores - scores.min(dim=-1, keepdim=True).values)
     return exps / exps.sum(dim=-1, keepdim=True)
