@@ -55,8 +55,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import multiprocessing
+import os
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -154,6 +157,42 @@ def _failure(cell) -> str | None:
         if output.output_type == "stream" and output.name == "stderr":
             return f"stderr: {output.text.strip()[:300]}"
     return None
+
+
+def evaluate_notebooks(names: list[str], case_sets: list[str], jobs: int | None = None,
+                       report=None) -> dict[str, list[Outcome]]:
+    """Every notebook's outcomes in the given sets (each in the sets it has cases in), with the
+    notebooks evaluated side by side: ``jobs`` processes, each driving one kernel at a time (default:
+    as many as there are cores, at most two), the costliest notebook first. ``report(name, outcomes)``
+    is called as each notebook finishes."""
+    work = {name: [s for s in case_sets if case_files(name, s)] for name in names}
+    work = {name: sets for name, sets in work.items() if sets}
+    jobs = jobs or max(1, min(2, os.cpu_count() or 1))
+    results: dict[str, list[Outcome]] = {}
+    if jobs == 1 or len(work) <= 1:
+        for name, sets in work.items():
+            results[name] = evaluate_sets(name, sets, progress=report is None)
+            if report:
+                report(name, results[name])
+    else:
+        # each case re-runs every test cell: cases times test cells measures a notebook's cost
+        order = sorted(work, key=lambda name: -_cost(name, work[name]))
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(evaluate_sets, name, work[name], False): name for name in order}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                if report:
+                    report(futures[future], results[futures[future]])
+    return {name: results[name] for name in work}
+
+
+def _cost(name: str, case_sets: list[str]) -> int:
+    cases = sum(len(table) for case_set in case_sets for tables in load_cases(name, case_set)
+                for table in tables.values())
+    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    tests = sum(1 for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
+                and not c.metadata["nbgrader"].get("solution"))
+    return cases * max(tests, 1)
 
 
 def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list[Outcome]:
@@ -292,11 +331,21 @@ def main(argv: list[str] | None = None) -> int:
                         "by case, in its measured.json (its tests keep every case at least there)")
     parser.add_argument("--set", choices=[*SETS, *SET_GROUPS], default="all", dest="case_set",
                         help="which cases: one set; both (design and held-out); fresh-sets (every set written without the key); all (default)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="notebooks evaluated side by side (default: the cores, at most 2)")
     args = parser.parse_args(argv)
     names = [p.stem for p in sorted(SOLUTIONS.glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
     sets = SET_GROUPS.get(args.case_set, [args.case_set])
-    outcomes = [o for name in names for o in evaluate_sets(name, sets)]
+    done = tqdm(total=len(names), desc="notebooks", unit="notebook", file=sys.stdout)
+
+    def report(name: str, outcomes: list[Outcome]) -> None:
+        done.update(1)
+        done.write(f"{name}: {len(outcomes)} cases evaluated")
+
+    by_notebook = evaluate_notebooks(names, sets, args.jobs, report)
+    done.close()
+    outcomes = [o for name in names for o in by_notebook.get(name, [])]
     for case_set in sets:
         print(f"\n== {case_set} set ({SETS[case_set].relative_to(REPO)}) ==")
         print(table([o for o in outcomes if o.case_set == case_set]))

@@ -23,7 +23,7 @@ from autograder.accuracy import (
     SETS,
     UNCATALOGUED,
     case_files,
-    evaluate_sets,
+    evaluate_notebooks,
     is_uncatalogued,
     load_cases,
     measured_file,
@@ -54,10 +54,14 @@ FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03")]
 
 
 @functools.cache
+def _every_notebook() -> dict:
+    """Every notebook's cases in every set, evaluated once a session (several tests read them): one
+    kernel per notebook, the notebooks side by side on the machine's cores."""
+    return evaluate_notebooks(ASSIGNMENTS, list(SETS), report=lambda name, outcomes: None)
+
+
 def _every_set(name: str) -> tuple:
-    """A notebook's cases in every set, evaluated once a session in one kernel (several tests read them)."""
-    sets = [case_set for case_set in SETS if case_files(name, case_set)]
-    return tuple(evaluate_sets(name, sets, progress=False))
+    return tuple(_every_notebook().get(name, ()))
 
 
 def _evaluate(name: str, case_set: str) -> tuple:

@@ -42,7 +42,7 @@ def _failure(exercise, function, *inputs, **kwargs) -> str:
 
 
 # Contracts (and so evidence probes) cover every exercise of notebooks 01-06, and of 07 and 08 so far
-# kv_cache_step and bert_head_weights; the others are judged on their own inputs only.
+# rotary_embedding, kv_cache_step and bert_head_weights; the others are judged on their own inputs only.
 CONTRACTED = "06"
 
 
@@ -417,3 +417,36 @@ def test_a_loop_that_skips_the_last_head_or_width_is_told_part_of_the_output_is_
                              RNG.normal(size=(4, 4)), 2)
     assert title in _failure("width_sweep", width_sweep, RNG.normal(size=(3, 6)), RNG.normal(size=(4, 6)),
                              np.array([2, 4, 6]), 0.5)
+
+
+def test_positions_probes_are_neither_consecutive_nor_from_zero_and_widths_stay_even():
+    # positions - positions[0] equals ignoring the positions wherever they are 0, 1, 2, ... from the start
+    x, positions = RNG.normal(size=(5, 8)).astype(np.float32), np.array([3, 4, 5, 6, 7])
+    probes = evidence_probes("rotary_embedding", [x, positions], {})
+    assert [p["label"].split(" (")[0] for p in probes] == [
+        "other values of the same shapes", "large values", "other sizes"]
+    for probe in probes:
+        x_probe, p = probe["inputs"]
+        assert not violations("rotary_embedding", probe["inputs"])
+        assert x_probe.shape[-1] % 2 == 0 and p.dtype == positions.dtype
+        assert p[0] != 0 and not np.all(np.diff(np.sort(p)) == 1)
+    assert probes[2]["inputs"][0].shape[-1] != 8
+    assert violations("rotary_embedding", [RNG.normal(size=(4, 5)), np.arange(4)])  # odd width
+    assert violations("rotary_embedding", [RNG.normal(size=(4, 6)), np.arange(4.0)])  # float positions
+
+
+def test_a_notebooks_checks_hold_no_probe_once_judged():
+    # a notebook's checks make new probe objects on every run of a test cell: a key that held each one
+    # (to digest it once, as the grader's plan allows) grew the kernel without bound
+    from autograder.key import ComputedKey
+
+    def probe():
+        return {"inputs": [RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4))], "kwargs": {}}
+
+    kernel_side, grader_side = ComputedKey(remember_probes=False), ComputedKey()
+    for _ in range(5):
+        kernel_side.analyse("score_variance", probe())
+        grader_side.analyse("score_variance", probe())
+    assert not kernel_side._digests and len(grader_side._digests) == 5
+    same = probe()
+    assert kernel_side.analyse("score_variance", same) is kernel_side.analyse("score_variance", dict(same))

@@ -133,11 +133,16 @@ class ComputedKey(Key):
 
     Every student of a class is probed on the same inputs, so each analysis (the reference's result,
     and the mutants' once a wrong answer asks for them) is computed once per grading run.
+
+    ``remember_probes``: digest each probe object once, holding it (the grader judges every
+    submission on the plan's own probe objects). Off where every call makes new probes (a
+    notebook's own checks): held for ever, they grew a kernel by tens of MB per re-run test cell.
     """
 
-    def __init__(self):
+    def __init__(self, remember_probes: bool = True):
         self._analyses: dict[str, dict] = {}
         self._digests: dict[int, tuple[dict, str]] = {}  # id(probe) -> (probe, its digest)
+        self._remember = remember_probes
         self._lock = threading.Lock()
 
     def meta(self, exercise: str) -> dict:
@@ -146,10 +151,13 @@ class ComputedKey(Key):
     def analyse(self, exercise: str, probe: dict) -> dict:
         # Every submission is judged on the plan's own probe objects: digest each once a run (the
         # probe is kept with it, so its id cannot be reused by another object).
-        known = self._digests.get(id(probe))
-        if known is None or known[0] is not probe:
-            known = self._digests[id(probe)] = (probe, _probe_digest(exercise, probe))
-        digest = known[1]
+        if not self._remember:
+            digest = _probe_digest(exercise, probe)
+        else:
+            known = self._digests.get(id(probe))
+            if known is None or known[0] is not probe:
+                known = self._digests[id(probe)] = (probe, _probe_digest(exercise, probe))
+            digest = known[1]
         with self._lock:
             if digest not in self._analyses:
                 self._analyses[digest] = analyse(exercise, probe)

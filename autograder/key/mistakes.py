@@ -48,6 +48,23 @@ def _min_shift_softmax(original):
     return softmax
 
 
+def _float16_exps_softmax(original):
+    def softmax(scores, axis=-1):  # exp() of the shifted scores in float16, cast back
+        scores = ref.as_float(scores)
+        shifted = scores - scores.max(axis=axis, keepdims=True)
+        exps = np.exp(shifted.astype(np.float16)).astype(scores.dtype)
+        return exps / exps.sum(axis=axis, keepdims=True)
+    return softmax
+
+
+def _rounded_to_float16(original):
+    def dot_products(q, k):  # float16 products cast back: rounded, and inf beyond float16's range
+        products = original(q, k)
+        with np.errstate(over="ignore"):
+            return products.astype(np.float16).astype(products.dtype)
+    return dot_products
+
+
 def _global_max_softmax(original):
     def softmax(scores, axis=-1):
         scores = ref.as_float(scores)
@@ -246,8 +263,11 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "weights_transposed": [("weighted_values", lambda original: lambda w, v: original(
         np.swapaxes(ref.as_float(w), -1, -2), v))],
     "returns_weights": [("weighted_values", lambda original: lambda w, v: ref.as_float(w))],
-    # the dot products cast to float16 before anything else, or the values before the weighted sum
+    # the dot products cast to float16 before anything else (or rounded to it and cast back), the
+    # softmax's exponentials taken in float16, or the values rounded to float16 before the weighted sum
     "lower_precision": [("dot_products", lambda original: lambda q, k: original(q, k).astype(np.float16)),
+                        ("dot_products", _rounded_to_float16),
+                        ("softmax", _float16_exps_softmax),
                         ("weighted_values", lambda original: lambda w, v: original(
                             w, ref.as_float(v).astype(np.float16)))],
     "loop_leftover": [("weighted_values", _values_cut(slice(1, None))), ("weighted_values", _values_cut(slice(None, -1))),
@@ -341,7 +361,7 @@ def argument_mutants(reference: Callable, returns_tuple: bool = False) -> dict[s
     # matrix of a stack (a head, a sequence of a batch, a width), or the stack one matrix short
     # (``for w in widths[:-1]``); a sum over the tokens that stopped one short,
     # skipped the first token or returned after it (a ``return`` inside the loop)
-    found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1),
+    found["loop_leftover"] = [_one_row(reference, 0), _one_row(reference, -1), _first_row_kept(reference),
                               _row_left_zero(reference, 0), _row_left_zero(reference, -1),
                               _tokens_cut(reference, slice(None, -1)), _tokens_cut(reference, slice(None, 1)),
                               _tokens_cut(reference, slice(1, None))]
@@ -369,6 +389,14 @@ def _one_row(reference, row):
         # a vector has no rows to leave out, and one row is the whole result (an axis of length 1
         # dropped is a shape slip, not a loop's leftover): the reference's own result, dropped
         return result if result.ndim < 2 or result.shape[-2] == 1 else result[..., row, :]
+    return mutant
+
+
+def _first_row_kept(reference):
+    """A ``return`` inside the loop over the rows: the first row only, its axis kept ((1, d), not (d,))."""
+    def mutant(*args, **kwargs):
+        result = np.asarray(reference(*args, **kwargs))
+        return result[..., :1, :] if result.ndim >= 2 and result.shape[-2] >= 2 else result
     return mutant
 
 

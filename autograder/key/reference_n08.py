@@ -167,13 +167,17 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
 # --- exercise 5: the whole encoder and mean pooling ----------------------------------------------
 
 
+# the embeddings' own mistakes, which a sentence embedding computing its embeddings inline can make
+EMBEDDING_MISTAKES = ("embedding_layer_norm_missing", "token_type_embeddings_missing", "position_embeddings_missing",
+                      "positions_off_by_one")
+
+
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings,
                        type_embeddings, embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in,
                        ffn_w_out, ffn_b_out, norms, n_heads, mistake=None):
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
     hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
-                             embedding_norm, mistake="embedding_layer_norm_missing"
-                             if mistake == "embedding_layer_norm_missing" else None)
+                             embedding_norm, mistake=mistake if mistake in EMBEDDING_MISTAKES else None)
     # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
     attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
     for layer in range(np.shape(attention_w)[0]):

@@ -38,7 +38,7 @@ def _computed_key() -> Key | None:
         except Exception:
             _COMPUTED.append(None)
         else:
-            _COMPUTED.append(ComputedKey())
+            _COMPUTED.append(ComputedKey(remember_probes=False))  # every check makes new probes
     return _COMPUTED[0]
 
 

@@ -8,10 +8,13 @@ A *contract* lists, per positional argument, what the exercise text allows:
 - ``"~... n_queries n_keys"``: an array broadcastable to that shape (a mask);
 - ``"%batch tokens"``: a key mask of that shape holding 1 for a real token and 0 for padding, every
   sequence starting with a real one (probes keep to it, with padding in other places);
+- ``"#tokens"``: an integer array of positions, one per token, of any values from 0 up (probes give
+  positions that are neither consecutive nor start at 0);
 - ``"batch <=n_tokens"``: an integer array of shape (batch,) with values from 0 to ``n_tokens``;
 - ``"=n_tokens"``: an integer equal to the size ``n_tokens``;
 - ``"int"``, ``"float"``, ``"heads"``: a number (``heads`` must divide the widths it splits, so a
   call with one is given other sizes only together with another number of heads dividing them all).
+  An axis named ``d_even`` must be even (RoPE rotates pairs of features): other sizes keep it even.
 
 Contracts describe the exercises' signatures, never their answers. They serve twice: a test checks
 that every hidden call of the notebooks keeps to them, and :func:`evidence_probes` derives from a
@@ -59,6 +62,7 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
                              "heads"),
     "torch_attn_mask": ("batch n_queries n_keys", "heads"),
     # 07
+    "rotary_embedding": ("... tokens d_even", "#tokens"),
     "kv_cache_step": ("... n_new d_k", "... n_new d_k", "... n_new d_v", "... n_cached d_k", "... n_cached d_v"),
     # 08
     "bert_head_weights": ("batch tokens d_model", "d_model d_model", "d_model", "d_model d_model", "d_model",
@@ -73,12 +77,13 @@ NO_EVIDENCE: set[str] = set()  # none since notebook 06's comparison became ungr
 _SCALARS = ("int", "float", "heads")
 # Sizes for the "other sizes" probe: all different from each other and from the check's own.
 _SIZES = (5, 3, 4, 2, 6, 7, 8, 9)
+_EVEN = ("d_even",)  # axes that must stay even
 
 
 def _parse(spec: str) -> tuple[bool, bool, list[str]]:
     """(broadcastable, has leading batch axes, axis names) of an array spec."""
     broadcastable = spec.startswith("~")
-    names = spec.lstrip("~%").split()
+    names = spec.lstrip("~%#").split()
     batched = bool(names) and names[0] == "..."
     return broadcastable, batched, names[1:] if batched else names
 
@@ -126,6 +131,12 @@ def violations(exercise: str, inputs: list) -> list[str]:
                     bind(name, size, where)
             if spec.startswith("%") and not _is_key_mask(np.asarray(value)):
                 problems.append(f"{where}: a key mask holds 0 and 1, with a 1 first in every sequence")
+            if spec.startswith("#") and not (np.issubdtype(np.asarray(value).dtype, np.integer)
+                                             and (np.asarray(value) >= 0).all()):
+                problems.append(f"{where}: positions are integers from 0 up")
+            for name, size in zip(names, core, strict=True):
+                if name in _EVEN and size % 2:
+                    problems.append(f"{where}: {name} must be even, got {size}")
             if batched and broadcastable:
                 masks.append(shape[:len(shape) - len(names)])
             elif batched:
@@ -180,6 +191,16 @@ def _key_mask(value: np.ndarray, shape: tuple, rng: np.random.Generator) -> np.n
     return (np.arange(tokens)[None, :] < lengths[:, None]).astype(value.dtype)
 
 
+def _positions(value: np.ndarray, shape: tuple, rng: np.random.Generator) -> np.ndarray:
+    """Positions of ``value``'s dtype, one per token: distinct, neither consecutive nor from 0, in no
+    order (so that no shift of 0, 1, 2, ... reproduces them)."""
+    (tokens,) = shape
+    chosen = rng.choice(np.arange(1, 4 * tokens + 4), size=tokens, replace=False)
+    if tokens >= 2 and np.all(np.diff(np.sort(chosen)) == 1):
+        chosen[-1] += 2
+    return chosen.astype(value.dtype)
+
+
 def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
     contract = CONTRACTS.get(exercise)
@@ -187,11 +208,11 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         return []
     probes = []
     specs = list(zip(contract, inputs, strict=True))
-    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] != "%"]
+    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] not in "%#"]
     if numeric:
         rng = _rng(exercise, inputs, "values")
-        values = [_fresh(v, v.shape, rng) if i in numeric else
-                  _key_mask(v, v.shape, rng) if spec[0] == "%" else v for i, (spec, v) in enumerate(specs)]
+        values = [_fresh(v, v.shape, rng) if i in numeric else _key_mask(v, v.shape, rng) if spec[0] == "%" else
+                  _positions(v, v.shape, rng) if spec[0] == "#" else v for i, (spec, v) in enumerate(specs)]
         probes.append({"inputs": values, "kwargs": kwargs, "label": "other values of the same shapes"})
         factor = {1: 1000.0, 2: 40.0, 3: 12.0}.get(len(numeric), 8.0)
         large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
@@ -235,7 +256,8 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
             sizes[name] = renamed[original[name]]
             continue
         sizes[name] = next(s * (heads or 1) for s in _SIZES
-                           if s * (heads or 1) not in sizes.values() and s * (heads or 1) != original[name])
+                           if s * (heads or 1) not in sizes.values() and s * (heads or 1) != original[name]
+                           and not (name in _EVEN and s * (heads or 1) % 2))
         renamed[original[name]] = sizes[name]
     rng = _rng(exercise, [v for _, v in specs], "sizes")
     inputs = []
@@ -255,7 +277,7 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
             lead, core = shape[:len(shape) - len(names)], shape[len(shape) - len(names):]
             new = tuple(1 if broadcastable and size == 1 else sizes[name]
                         for name, size in zip(names, core, strict=True))
-            maker = _key_mask if spec[0] == "%" else _fresh
+            maker = {"%": _key_mask, "#": _positions}.get(spec[0], _fresh)
             inputs.append(maker(np.asarray(value), lead + new, rng))
     described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

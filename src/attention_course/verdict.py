@@ -564,7 +564,7 @@ def _sizes(exercise: str, probe: dict) -> dict[str, int]:
         elif spec == "int" and not np.shape(value):
             sizes.setdefault("d_k", int(value))  # scale_scores_tf(scores, d_k) and the like
         elif spec not in ("float", "heads") and "<=" not in spec:
-            names = [n for n in spec.lstrip("~").split() if n != "..."]
+            names = [n for n in spec.lstrip("~%#").split() if n != "..."]
             shape = np.shape(value)[len(np.shape(value)) - len(names):] if len(np.shape(value)) >= len(names) else ()
             for name, size in zip(names, shape, strict=False):
                 if not spec.startswith("~"):

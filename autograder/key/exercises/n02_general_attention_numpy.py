@@ -106,6 +106,10 @@ EXERCISES = [
             "scale_by_sqrt_d_model": [_attention_with(_by_width_of(1)), _attention_with(_by_width_of(0))],
             "weights_times_keys": _attention_with(output="keys"),
             "mixed_up_projections": _attention_with(output="queries"),  # the values projected with W_Q
+            # the weights applied to the scores: one number, not a vector
+            "weights_times_scores": lambda state, states, w_query, w_key, w_value: _state_weights(
+                state, states, w_query, w_key) @ ((ref.as_float(states) @ ref.as_float(w_key))
+                                                  @ (ref.as_float(state) @ ref.as_float(w_query))),
         },
     ),
 ]

@@ -65,6 +65,7 @@ EXERCISES = [
             "scaled_too_early": lambda queries, keys: np.var(queries @ keys.T / np.sqrt(keys.shape[-1])),
             "keys_without_transpose": lambda queries, keys: np.var(queries @ keys),
             "sum_instead_of_dot": lambda queries, keys: np.var(queries * keys),
+            "returns_scores": lambda queries, keys: ref.dot_products(queries, keys),
         },
     ),
     Exercise(
@@ -88,6 +89,9 @@ EXERCISES = [
             "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],
             "softmax_over_all_entries": [lambda scores: _entropy_of(_softmax_all_entries(scores)),
                                          lambda scores: _entropy(scores, axis=None)],
+            # the weights rounded to float16 (their logarithms kept)
+            "lower_precision": lambda scores: -(np.exp(_log_softmax(scores)).astype(np.float16)
+                                                * _log_softmax(scores)).sum(axis=-1),
             # a decoy (autograder.key.mistakes.DECOYS): one maximum for every row, left uncatalogued
             "softmax_global_max": [lambda scores: _entropy(scores, shift_axis=None),
                                    lambda scores: _entropy_of(np.exp(scores - scores.max()) / np.exp(

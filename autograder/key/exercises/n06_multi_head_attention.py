@@ -120,6 +120,10 @@ def _torch_attn_mask(mask, n_heads, mistake=None):
         return np.tile(blocked, (n_heads, 1, 1))
     if mistake == "torch_mask_heads_not_merged":  # (batch, heads, queries, keys)
         return np.repeat(blocked[:, None], n_heads, axis=1)
+    if mistake == "heads_short":  # a loop over range(n_heads - 1): one head short for every sequence
+        return np.repeat(blocked, n_heads - 1, axis=0)
+    if mistake == "last_sequence_missing":  # a loop over range(batch - 1)
+        return np.repeat(blocked[:-1], n_heads, axis=0)
     return np.repeat(blocked, n_heads, axis=0)  # entry b * n_heads + h
 
 
@@ -144,6 +148,9 @@ EXERCISES = [
             "heads_reshape_without_transpose": _combine_no_transpose,
             "heads_concatenated_on_wrong_axis": _combine_on_tokens,
             "heads_interleaved": _combine_interleaved,
+            # the last head left out of the concatenation (not a shared step's mistake: in a layer
+            # it gives only a shape error, which a head averaged away gives too)
+            "loop_leftover": lambda x: ref.combine_heads(np.asarray(x)[..., :-1, :, :]),
         },
     ),
     Exercise(
@@ -179,8 +186,10 @@ EXERCISES = [
         returns="a boolean array of shape (batch * n_heads, n_queries, n_keys)",
         integers_ok=True,  # a 0/1 mask's mistakes are named, as in notebook 05; its dtype is then told
         **BOOLEAN_MASK,
-        mutants={mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
+        mutants={**{mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
             "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged",
             "mask_transposed")},
+            "loop_leftover": [partial(_torch_attn_mask, mistake="heads_short"),
+                              partial(_torch_attn_mask, mistake="last_sequence_missing")]},
     ),
 ]

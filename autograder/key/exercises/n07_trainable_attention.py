@@ -62,6 +62,13 @@ def _sinusoidal(**knobs):
     return sinusoidal_encoding
 
 
+def _last_pair_unwritten(n_positions, d_model):
+    """A loop over range(d_model // 2 - 1): the last pair of columns left at 0."""
+    encoding = ref7.sinusoidal_encoding(n_positions, d_model)
+    encoding[:, -2:] = 0.0
+    return encoding
+
+
 def _rotary(**knobs):
     def rotary_embedding(x, positions):
         return ref7.rotary_embedding(x, positions, **knobs)
@@ -111,6 +118,7 @@ EXERCISES = [
             "sin_cos_swapped": _sinusoidal(swap=True),
             "positions_from_one": _sinusoidal(first_position=1),
             "integer_arithmetic": _sinusoidal(exponent="floored"),
+            "loop_leftover": _last_pair_unwritten,
         },
     ),
     Exercise(

@@ -96,7 +96,7 @@ EXERCISES = [
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
         mutants={**{mistake: _with(bert.sentence_embedding, mistake) for mistake in (
-            "cls_pooling", "padding_mask_ignored", "embedding_layer_norm_missing")},
+            "cls_pooling", "padding_mask_ignored", *bert.EMBEDDING_MISTAKES)},
             # the padding averaged in, or the real tokens' sum divided by the padded length
             "mean_pool_includes_padding": [_with(bert.sentence_embedding, "mean_pool_includes_padding"),
                                            _with(bert.sentence_embedding, "mean_pool_padded_length")]},
