@@ -180,7 +180,8 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
                              embedding_norm, mistake=mistake if mistake in EMBEDDING_MISTAKES else None)
     # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
     attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
-    for layer in range(np.shape(attention_w)[0]):
+    n_layers = np.shape(attention_w)[0]
+    for layer in range(n_layers - 1 if mistake == "last_layer_skipped" and n_layers > 1 else n_layers):
         hidden = bert_layer(hidden, attended, attention_w[layer], attention_b[layer], ffn_w_in[layer],
                             ffn_b_in[layer], ffn_w_out[layer], ffn_b_out[layer], norms[layer], n_heads)
     if mistake == "cls_pooling":
@@ -196,13 +197,21 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
 # --- exercise 6: what each head attends to -------------------------------------------------------
 
 
-def head_patterns(weights, mistake=None):
-    """(..., 3): mean weight on the previous token, on [CLS] + [SEP], on the token itself."""
+def head_patterns(weights, mistake=None, short=None):
+    """(..., 3): mean weight on the previous token, on [CLS] + [SEP], on the token itself.
+
+    ``short`` (``"first"`` or ``"last"``, ``"sum"`` or ``"mean"``): the previous-token loop one query
+    short, skipping the first or the last, its sum divided by all n - 1 or averaged over what it saw."""
     weights = as_float(weights)
     if mistake == "weights_transposed":
         weights = np.swapaxes(weights, -1, -2)
     offset = 1 if mistake == "next_token_instead_of_previous" else -1
-    previous = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1).mean(axis=-1)
+    diagonal = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1)  # (..., n - 1)
+    previous = diagonal.mean(axis=-1)
+    if short is not None and diagonal.shape[-1] >= 2:
+        skipped, divided = short
+        seen = diagonal[..., 1:] if skipped == "first" else diagonal[..., :-1]
+        previous = seen.mean(axis=-1) if divided == "mean" else seen.sum(axis=-1) / diagonal.shape[-1]
     special = weights[..., :, 0] if mistake == "special_tokens_cls_only" else (
         weights[..., :, 0] + weights[..., :, -1])
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)

@@ -201,7 +201,8 @@ _CATALOGUE = [
         "loop_leftover",
         "only part of the output was computed",
         "Check that every query row (every token), every head and every sequence of a batch gets its "
-        "own output, and that a loop or a sum runs over every token, from the first to the last.",
+        "own output, and that every loop (over tokens, heads, layers or the terms of a sum) runs from "
+        "the first item to the last.",
     ),
     Mistake(
         "softmax_over_all_entries",

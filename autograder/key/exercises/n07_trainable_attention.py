@@ -36,6 +36,8 @@ _MHSA_MUTANTS = {
         _mhsa(transpose_weights=("query", "key", "value", "out")),
         _mhsa(transpose_weights=("query", "key", "value")),
         _mhsa(transpose_weights=("out",)),
+        # one projection's weight copied without .T, the others with it
+        *(_mhsa(transpose_weights=(one,)) for one in ("query", "key", "value")),
     ],
     "causal_flag_ignored": [_mhsa(mask="ignored"), _mhsa(mask="always")],
     "mask_wrong_sign": _mhsa(mask="inverted"),

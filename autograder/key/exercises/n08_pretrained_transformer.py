@@ -99,13 +99,17 @@ EXERCISES = [
             "cls_pooling", "padding_mask_ignored", *bert.EMBEDDING_MISTAKES)},
             # the padding averaged in, or the real tokens' sum divided by the padded length
             "mean_pool_includes_padding": [_with(bert.sentence_embedding, "mean_pool_includes_padding"),
-                                           _with(bert.sentence_embedding, "mean_pool_padded_length")]},
+                                           _with(bert.sentence_embedding, "mean_pool_padded_length")],
+            # a loop over the layers that stops one short (KEYING.md: a loop that stops early)
+            "loop_leftover": _with(bert.sentence_embedding, "last_layer_skipped")},
     ),
     Exercise(
         "head_patterns",
         reference=bert.head_patterns,
         returns="an array of shape (..., 3): previous token, [CLS] + [SEP], the token itself",
-        mutants={mistake: _with(bert.head_patterns, mistake) for mistake in (
+        mutants={**{mistake: _with(bert.head_patterns, mistake) for mistake in (
             "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed")},
+            "loop_leftover": [_with(bert.head_patterns, None, short=(skipped, divided))
+                              for skipped in ("first", "last") for divided in ("sum", "mean")]},
     ),
 ]

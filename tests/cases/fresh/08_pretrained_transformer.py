@@ -202,7 +202,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
              "    return hidden[:, 0, :]\n")),
         "padding_mask_ignored:layers": _sentence(("hidden = bert_layer(hidden, mask,",
                                                   "hidden = bert_layer(hidden, np.ones_like(mask),")),
-        "uncatalogued:last_layer_skipped": _sentence(("range(attention_w.shape[0])", "range(attention_w.shape[0] - 1)")),
+        "loop_leftover:last_layer_skipped": _sentence(("range(attention_w.shape[0])", "range(attention_w.shape[0] - 1)")),
         "uncatalogued:layers_not_chained": _sentence(
             ("        hidden = bert_layer(hidden, mask,", "        output = bert_layer(hidden, mask,"),
             ("    weights = mask[:, :, None]\n", "    hidden = output\n    weights = mask[:, :, None]\n")),

@@ -248,7 +248,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 ''',
-        "uncatalogued:last_layer_skipped": '''
+        "loop_leftover:last_layer_skipped": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
