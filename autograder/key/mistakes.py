@@ -22,6 +22,14 @@ from collections.abc import Callable
 import numpy as np
 
 from . import reference as ref
+from .mutants import (
+    combine_heads_without_transpose,
+    global_max_softmax,
+    naive_softmax,
+    softmax_over_all_entries,
+    split_heads_tokens_first,
+    split_heads_without_transpose,
+)
 
 # Held while a step is replaced (see :func:`replaced`) and while any reference computes (see
 # :func:`steps_unchanged`): the grader computes mutants in one thread while others answer stand-ins.
@@ -31,13 +39,6 @@ _LOCK = threading.RLock()
 def steps_unchanged() -> threading.RLock:
     """Hold this while calling a reference: no mistake is swapped into its steps meanwhile."""
     return _LOCK
-
-
-def _naive_softmax(original):
-    def softmax(scores, axis=-1):
-        exps = np.exp(ref.as_float(scores))  # no max subtracted: inf, then nan, on large scores
-        return exps / exps.sum(axis=axis, keepdims=True)
-    return softmax
 
 
 def _min_shift_softmax(original):
@@ -65,14 +66,6 @@ def _rounded_to_float16(original):
     return dot_products
 
 
-def _global_max_softmax(original):
-    def softmax(scores, axis=-1):
-        scores = ref.as_float(scores)
-        exps = np.exp(scores - scores.max())  # one maximum for every row: rows far below it underflow
-        return exps / exps.sum(axis=axis, keepdims=True)
-    return softmax
-
-
 def _softmax_other_axis(original):
     def softmax(scores, axis=-1):
         scores = ref.as_float(scores)
@@ -97,13 +90,6 @@ def _softmax_each_matrix(original):
             return original(scores, axis=axis)
         flat = scores.reshape(*scores.shape[:-2], -1)
         return original(flat, axis=-1).reshape(scores.shape)
-    return softmax
-
-
-def _softmax_all_entries(original):
-    def softmax(scores, axis=-1):
-        scores = ref.as_float(scores)
-        return original(scores.reshape(-1), axis=-1).reshape(scores.shape)
     return softmax
 
 
@@ -235,12 +221,12 @@ def _padding_off_by_one_short(original):
 # mistake id -> [(step of reference, replacement factory: the original step -> the wrong one), ...]
 TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "softmax_wrong_axis": [("softmax", _softmax_other_axis), ("softmax", _softmax_heads_axis)],
-    "softmax_over_all_entries": [("softmax", _softmax_all_entries), ("softmax", _softmax_each_matrix),
+    "softmax_over_all_entries": [("softmax", lambda original: softmax_over_all_entries), ("softmax", _softmax_each_matrix),
                                  ("softmax", _softmax_rows_shifted_all_summed)],
-    "softmax_no_max_subtraction": [("softmax", _naive_softmax), ("softmax", _min_shift_softmax)],
+    "softmax_no_max_subtraction": [("softmax", lambda original: naive_softmax), ("softmax", _min_shift_softmax)],
     # a decoy (DECOYS): a mistake the catalogue leaves out, so that a result it explains better than
     # a catalogued one names nothing
-    "softmax_global_max": [("softmax", _global_max_softmax)],
+    "softmax_global_max": [("softmax", lambda original: global_max_softmax)],
     "normalise_by_sum": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s)
                           / ref.as_float(s).sum(axis=axis, keepdims=True))],
     "no_softmax": [("softmax", lambda original: lambda s, axis=-1: ref.as_float(s))],
@@ -300,12 +286,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
                          ("project", lambda original: lambda x, wq, wk, wv: tuple(
                              ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv)))],
     "heads_reshape_without_transpose": [
-        ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(
-            *np.shape(x)[:-2], n, np.shape(x)[-2], np.shape(x)[-1] // n)),
-        ("split_heads", lambda original: lambda x, n: np.asarray(x).reshape(  # (..., tokens, heads, d_head)
-            *np.shape(x)[:-1], n, np.shape(x)[-1] // n)),
-        ("combine_heads", lambda original: lambda x: np.asarray(x).reshape(
-            *np.shape(x)[:-3], np.shape(x)[-2], np.shape(x)[-3] * np.shape(x)[-1])),
+        ("split_heads", lambda original: split_heads_without_transpose),
+        ("split_heads", lambda original: split_heads_tokens_first),
+        ("combine_heads", lambda original: combine_heads_without_transpose),
     ],
     "missing_output_projection": [],  # per exercise: the projection is not a shared step
 }

@@ -13,6 +13,13 @@ def naive_softmax(scores, axis: int = -1):
     return exps / exps.sum(axis=axis, keepdims=True)
 
 
+def global_max_softmax(scores, axis: int = -1):
+    """One maximum subtracted for the whole array: rows far below it underflow (a decoy mistake)."""
+    scores = as_float(scores)
+    exps = np.exp(scores - scores.max())
+    return exps / exps.sum(axis=axis, keepdims=True)
+
+
 def softmax_over_all_entries(scores, axis=None):
     """``scipy.special.softmax`` without an axis: one normalisation over every entry of the array."""
     return softmax(as_float(scores).reshape(-1)).reshape(np.shape(scores))
@@ -26,6 +33,12 @@ def split_heads_without_transpose(x, n_heads):
     x = np.asarray(x)
     *lead, tokens, d_model = x.shape
     return x.reshape(*lead, n_heads, tokens, d_model // n_heads)
+
+
+def split_heads_tokens_first(x, n_heads):
+    """Reshape to (..., tokens, heads, d_head) and stop there: the heads axis never moved in front."""
+    x = np.asarray(x)
+    return x.reshape(*x.shape[:-1], n_heads, x.shape[-1] // n_heads)
 
 
 def split_heads_interleaved(x, n_heads):

@@ -80,10 +80,10 @@ _SIZES = (5, 3, 4, 2, 6, 7, 8, 9)
 _EVEN = ("d_even",)  # axes that must stay even
 
 
-def _parse(spec: str) -> tuple[bool, bool, list[str]]:
-    """(broadcastable, has leading batch axes, axis names) of an array spec."""
+def parse_spec(spec: str) -> tuple[bool, bool, list[str]]:
+    """(broadcastable, has leading batch axes, axis names) of an array spec (its kind marks stripped)."""
     broadcastable = spec.startswith("~")
-    names = spec.lstrip("~%#").split()
+    names = spec.lstrip("~" + "".join(_MAKERS)).split()
     batched = bool(names) and names[0] == "..."
     return broadcastable, batched, names[1:] if batched else names
 
@@ -121,7 +121,7 @@ def violations(exercise: str, inputs: list) -> list[str]:
                 bind(axis.strip(), shape[0], where)
                 bounds.append((bound, np.asarray(value), where))
         else:
-            broadcastable, batched, names = _parse(spec)
+            broadcastable, batched, names = parse_spec(spec)
             if len(shape) < len(names) or (not batched and len(shape) != len(names)):
                 problems.append(f"{where}: shape {shape} does not fit ({spec})")
                 continue
@@ -201,6 +201,11 @@ def _positions(value: np.ndarray, shape: tuple, rng: np.random.Generator) -> np.
     return chosen.astype(value.dtype)
 
 
+# inputs of their own kind (key masks, positions), by the mark their spec starts with: the probes make
+# new ones of that kind instead of new values
+_MAKERS = {"%": _key_mask, "#": _positions}
+
+
 def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
     contract = CONTRACTS.get(exercise)
@@ -208,11 +213,11 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         return []
     probes = []
     specs = list(zip(contract, inputs, strict=True))
-    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] not in "%#"]
+    numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] not in _MAKERS]
     if numeric:
         rng = _rng(exercise, inputs, "values")
-        values = [_fresh(v, v.shape, rng) if i in numeric else _key_mask(v, v.shape, rng) if spec[0] == "%" else
-                  _positions(v, v.shape, rng) if spec[0] == "#" else v for i, (spec, v) in enumerate(specs)]
+        values = [_fresh(v, v.shape, rng) if i in numeric else _MAKERS[spec[0]](v, v.shape, rng) if spec[0] in _MAKERS
+                  else v for i, (spec, v) in enumerate(specs)]
         probes.append({"inputs": values, "kwargs": kwargs, "label": "other values of the same shapes"})
         factor = {1: 1000.0, 2: 40.0, 3: 12.0}.get(len(numeric), 8.0)
         large = [(v * factor).astype(v.dtype) if i in numeric else v for i, v in enumerate(values)]
@@ -241,7 +246,7 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
         elif "<=" in spec:
             names, core = [spec.split()[0]], [np.shape(value)[0]]
         else:
-            _, _, names = _parse(spec)
+            _, _, names = parse_spec(spec)
             core = list(np.shape(value)[len(np.shape(value)) - len(names):])
         for name, size in zip(names, core, strict=True):
             if name not in original:
@@ -272,12 +277,12 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
             axis, bound = spec.split("<=")
             inputs.append(rng.integers(1, sizes[bound] + 1, size=sizes[axis.split()[0]]).astype(value.dtype))
         else:
-            broadcastable, _, names = _parse(spec)
+            broadcastable, _, names = parse_spec(spec)
             shape = np.shape(value)
             lead, core = shape[:len(shape) - len(names)], shape[len(shape) - len(names):]
             new = tuple(1 if broadcastable and size == 1 else sizes[name]
                         for name, size in zip(names, core, strict=True))
-            maker = {"%": _key_mask, "#": _positions}.get(spec[0], _fresh)
+            maker = _MAKERS.get(spec[0], _fresh)
             inputs.append(maker(np.asarray(value), lead + new, rng))
     described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .contracts import CONTRACTS, evidence_probes
+from .contracts import CONTRACTS, evidence_probes, parse_spec
 from .convert import as_numpy_input, decode, to_framework, to_numpy
 from .mistakes import CATALOGUE
 
@@ -564,10 +564,10 @@ def _sizes(exercise: str, probe: dict) -> dict[str, int]:
         elif spec == "int" and not np.shape(value):
             sizes.setdefault("d_k", int(value))  # scale_scores_tf(scores, d_k) and the like
         elif spec not in ("float", "heads") and "<=" not in spec:
-            names = [n for n in spec.lstrip("~%#").split() if n != "..."]
+            broadcastable, _, names = parse_spec(spec)
             shape = np.shape(value)[len(np.shape(value)) - len(names):] if len(np.shape(value)) >= len(names) else ()
             for name, size in zip(names, shape, strict=False):
-                if not spec.startswith("~"):
+                if not broadcastable:
                     sizes.setdefault(name, int(size))
     return sizes
 

@@ -3,6 +3,7 @@
 import numpy as np
 
 from .. import reference as ref
+from ..mutants import global_max_softmax as _global_max_softmax
 from ..mutants import naive_softmax as _naive_softmax
 from ..mutants import softmax_over_all_entries as _softmax_all_entries
 from . import Exercise
@@ -94,8 +95,7 @@ EXERCISES = [
                                                 * _log_softmax(scores)).sum(axis=-1),
             # a decoy (autograder.key.mistakes.DECOYS): one maximum for every row, left uncatalogued
             "softmax_global_max": [lambda scores: _entropy(scores, shift_axis=None),
-                                   lambda scores: _entropy_of(np.exp(scores - scores.max()) / np.exp(
-                                       scores - scores.max()).sum(axis=-1, keepdims=True))],
+                                   lambda scores: _entropy_of(_global_max_softmax(scores))],
         },
     ),
     Exercise(

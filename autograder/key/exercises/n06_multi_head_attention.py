@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import reference as ref
 from ..mutants import combine_heads_interleaved as _combine_interleaved
-from ..mutants import combine_heads_without_transpose as _combine_no_transpose
 from ..mutants import head_layout_mutants
 from ..mutants import naive_softmax as _naive_softmax
 from ..mutants import softmax_over_all_entries as _softmax_all
@@ -134,18 +133,14 @@ EXERCISES = [
         reference=lambda x, n_heads: ref.split_heads(x, n_heads),
         returns="an array of shape (..., heads, tokens, d_head)",
         integers_ok=True,
-        mutants={
-            "heads_reshape_without_transpose": _split_no_transpose,
-            "heads_interleaved": _split_interleaved,
-        },
+        mutants={"heads_interleaved": _split_interleaved},  # the reshapes without a transpose are shared
     ),
     Exercise(
         "combine_heads",
         reference=lambda x: ref.combine_heads(x),
         returns="an array of shape (..., tokens, heads * d_head)",
         integers_ok=True,
-        mutants={
-            "heads_reshape_without_transpose": _combine_no_transpose,
+        mutants={  # the reshape without a transpose is shared
             "heads_concatenated_on_wrong_axis": _combine_on_tokens,
             "heads_interleaved": _combine_interleaved,
             # the last head left out of the concatenation (not a shared step's mistake: in a layer
