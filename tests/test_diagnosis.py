@@ -450,3 +450,81 @@ def test_a_notebooks_checks_hold_no_probe_once_judged():
     assert not kernel_side._digests and len(grader_side._digests) == 5
     same = probe()
     assert kernel_side.analyse("score_variance", same) is kernel_side.analyse("score_variance", dict(same))
+
+
+def test_pytorchs_product_mismatch_is_read_as_numpys():
+    """`x @ x` on a (6, 3) tensor: PyTorch and NumPy word the same two sizes differently."""
+    import torch
+
+    from attention_course.verdict import error_signature
+
+    messages = []
+    for product in (lambda: torch.ones(6, 3) @ torch.ones(6, 3), lambda: np.ones((6, 3)) @ np.ones((6, 3))):
+        with pytest.raises((RuntimeError, ValueError)) as error:
+            product()
+        messages.append(str(error.value).splitlines()[0])
+    assert error_signature(messages[0]) == error_signature(messages[1]) == ("mismatch", frozenset({"3", "6"}))
+
+    def self_attention_no_weights(inputs):  # the keys not transposed: a shape error on every probe
+        return torch.softmax(inputs @ inputs, dim=-1) @ inputs
+
+    # the very error, but in PyTorch not enough to name a pair: uncatalogued slips raise it too
+    message = _failure("self_attention_no_weights", self_attention_no_weights, torch.tensor(RNG.normal(size=(6, 3))))
+    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+
+
+def _bert_layer(slip=None):
+    """One learner's BERT layer (attention written out, post-LN), with one slip."""
+    from autograder.key.reference_n08 import gelu, layer_norm
+
+    def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms, n_heads):
+        w_q, w_k, w_v, w_o = attention_w
+        b_q, b_k, b_v, b_o = attention_b
+        batch, tokens, d_model = hidden.shape
+
+        def heads(x):  # (batch, tokens, d_model) -> (batch, heads, tokens, d_head)
+            return x.reshape(batch, tokens, n_heads, d_model // n_heads).transpose(0, 2, 1, 3)
+
+        queries, keys = heads(hidden @ w_q + b_q), heads(hidden @ w_k + b_k)
+        values = heads(hidden @ {"values_from_w_k": w_k, "w_v_transposed": w_v.T}.get(slip, w_v) + b_v)
+        scores = queries @ keys.transpose(0, 1, 3, 2) / np.sqrt(d_model // n_heads)  # (batch, heads, tokens, tokens)
+        scores = np.where(mask[:, None, None, :] != 0, scores, 0.0 if slip == "masked_with_zero" else -np.inf)
+        context = (ref.softmax(scores) @ values).transpose(0, 2, 1, 3).reshape(batch, tokens, d_model)
+        attended = context + b_o if slip == "w_o_left_out" else context @ w_o + b_o
+        hidden = layer_norm(hidden + attended, *norms[0])
+        return layer_norm(hidden + gelu(hidden @ ffn_w_in + ffn_b_in) @ ffn_w_out + ffn_b_out, *norms[1])
+
+    return bert_layer
+
+
+@pytest.mark.parametrize(("slip", "mistake"), [
+    ("w_o_left_out", "missing_output_projection"),  # W_O left out, its bias still added
+    ("values_from_w_k", "mixed_up_projections"),
+    ("w_v_transposed", "projection_order"),
+    ("masked_with_zero", "mask_with_zero"),
+])
+def test_a_bert_layers_slips_in_its_own_attention_are_named(slip, mistake):
+    rng = np.random.default_rng(804)
+    d, ff = 8, 16
+    inputs = [rng.normal(size=(2, 5, d)), np.array([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]),
+              rng.normal(size=(4, d, d)) / np.sqrt(d), 0.3 * rng.normal(size=(4, d)),
+              rng.normal(size=(d, ff)), 0.3 * rng.normal(size=ff), rng.normal(size=(ff, d)) / 4,
+              0.3 * rng.normal(size=d), np.array([1.0, 0.0])[:, None] + 0.2 * rng.normal(size=(2, 2, d)), 2]
+    checks.check("bert_layer", _bert_layer(), *inputs, quiet=True)  # the learner's layer is right without the slip
+    message = _failure("bert_layer", _bert_layer(slip), *inputs)
+    assert CATALOGUE[mistake].title in message, message
+    assert sum(m.title in message for m in CATALOGUE.values()) == 1, message
+
+
+
+def test_heads_stacked_along_the_tokens_or_averaged_in_a_whole_layer_name_nothing():
+    # before W_O both give only the same shape error (d_head against d_model), on every probe
+    def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads, combine):
+        queries, keys, values = (_split(inputs @ w, n_heads) for w in (w_query, w_key, w_value))
+        heads = ref.softmax(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])) @ values
+        return combine(heads) @ w_out
+
+    for combine in (lambda heads: np.concatenate(list(heads), axis=-2), lambda heads: heads.mean(axis=0)):
+        message = _failure("multi_head_attention", lambda *a, c=combine: multi_head_attention(*a, combine=c),
+                           RNG.normal(size=(3, 4)), *RNG.normal(size=(3, 4, 4)), RNG.normal(size=(4, 5)), 2)
+        assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message

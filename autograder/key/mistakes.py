@@ -171,17 +171,17 @@ def _mask_transposed(keys_only: bool):
 
 
 # a finite stand-in for -inf, which scores in the thousands outweigh: put in place of the masked
-# scores, or added to them (BERT's (1 - mask) * -10000)
+# scores, or added to them (BERT's (1 - mask) * -10000); learners also type -1000 and -100
 MASK_FINITE_VALUE = -10000.0
 
 
-def _mask_finite(additive: bool):
+def _mask_finite(additive: bool, value: float = MASK_FINITE_VALUE):
     def factory(original):
         def apply_mask(scores, mask=None):
             if mask is None:
                 return original(scores, mask)
             scores, keep = ref.as_float(scores), np.asarray(mask, dtype=bool)
-            return np.where(keep, scores, scores + MASK_FINITE_VALUE if additive else MASK_FINITE_VALUE)
+            return np.where(keep, scores, scores + value if additive else value)
         return apply_mask
     return factory
 
@@ -264,7 +264,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
                         else np.where(np.asarray(mask, dtype=bool), ref.as_float(s), 0.0))],
     "padding_mask_on_queries": [("apply_mask", _mask_transposed(keys_only=True))],
     "mask_transposed": [("apply_mask", _mask_transposed(keys_only=False))],
-    "mask_finite_value": [("apply_mask", _mask_finite(additive=False)), ("apply_mask", _mask_finite(additive=True))],
+    "mask_finite_value": [("apply_mask", _mask_finite(additive=False)), ("apply_mask", _mask_finite(additive=True)),
+                          ("apply_mask", _mask_finite(additive=False, value=-1000.0)),
+                          ("apply_mask", _mask_finite(additive=False, value=-100.0))],
     "weights_times_keys": [("attention", lambda original: lambda queries, keys, values, mask=None, scale=True:
                             original(queries, keys, keys, mask, scale))],
     "causal_mask_off_by_one": [("causal_mask", _causal_shifted(-1)), ("causal_mask", _causal_shifted(1))],

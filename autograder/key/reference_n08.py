@@ -83,14 +83,33 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
 # --- exercise 3: the attention weights of every head, with biases and the padding mask ----------
 
 
+# catalogued as projection_order (inputs @ W.T) and mixed_up_projections (another projection's matrix)
+PROJECTION_MISTAKES = ("query_weight_transposed", "key_weight_transposed", "query_and_key_weights_transposed",
+                       "keys_from_query_weights", "queries_from_key_weights")
+
+
+def _projection_weights(w_query, w_key, mistake):
+    """(W_Q, W_K) as a learner with ``mistake`` uses them: one or both transposed, or one for both."""
+    if mistake in ("query_weight_transposed", "query_and_key_weights_transposed"):
+        w_query = w_query.T
+    if mistake in ("key_weight_transposed", "query_and_key_weights_transposed"):
+        w_key = w_key.T
+    if mistake == "keys_from_query_weights":
+        w_key = w_query
+    if mistake == "queries_from_key_weights":
+        w_query = w_key
+    return w_query, w_key
+
+
 def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mistake=None,
                       split=split_heads):
     """(batch, heads, tokens, tokens): softmax((x W_Q + b_Q)(x W_K + b_K)^T / sqrt(d_head)), masked."""
     hidden = as_float(hidden)
     if mistake == "biases_missing":
         b_query = b_key = 0.0
-    queries = split(hidden @ as_float(w_query) + as_float(b_query), n_heads)  # (batch, heads, tokens, d_head)
-    keys = split(hidden @ as_float(w_key) + as_float(b_key), n_heads)
+    w_query, w_key = _projection_weights(as_float(w_query), as_float(w_key), mistake)
+    queries = split(hidden @ w_query + as_float(b_query), n_heads)  # (batch, heads, tokens, d_head)
+    keys = split(hidden @ w_key + as_float(b_key), n_heads)
     # the products, the scale, the softmax and (in bert_layer) the weighted sum are the shared steps
     # of .reference, so that the shared mistakes (autograder.key.mistakes) apply here too
     if mistake == "keys_times_queries":
@@ -147,9 +166,15 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     def attention(x):
         weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads,
                                split=split)  # (batch, heads, tokens, tokens)
-        values = split(x @ w_value + b_value, n_heads)  # (batch, heads, tokens, d_head)
+        w_values = {"value_weight_transposed": w_value.T, "values_from_key_weights": w_key,
+                    "values_from_query_weights": w_query}.get(mistake, w_value)
+        values = split(x @ w_values + b_value, n_heads)  # (batch, heads, tokens, d_head)
         context = combine(ref.weighted_values(weights, values))  # (batch, tokens, d_model)
-        return context if mistake == "missing_output_projection" else context @ w_out + b_out
+        if mistake == "missing_output_projection":
+            return context
+        if mistake == "output_projection_missing_bias_kept":  # W_O left out, its bias still added
+            return context + b_out
+        return context @ w_out + b_out
 
     def feed_forward(x):
         activation = mistake if mistake in ("relu_instead_of_gelu", "gelu_tanh_approximation") else None

@@ -87,6 +87,8 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
 _MHA_MUTANTS = {
     "missing_output_projection": _multi_head(project=False),
     **head_layout_mutants(_multi_head),
+    # no heads stacked below each other here: before W_O that is only a shape error, which heads
+    # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
     "no_scaling": _multi_head(scale=None),
     "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
     "softmax_wrong_axis": _multi_head(axis=-2),

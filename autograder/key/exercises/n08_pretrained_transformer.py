@@ -30,6 +30,25 @@ _HEAD_WEIGHT_MISTAKES = (
     "keys_times_queries", "softmax_wrong_axis",
 )
 
+def _projection_mutants(make) -> dict:
+    """W_Q or W_K (or both) transposed: projection_order; one of them used for both: mixed_up_projections."""
+    return {"projection_order": [make(m) for m in bert.PROJECTION_MISTAKES[:3]],
+            "mixed_up_projections": [make(m) for m in bert.PROJECTION_MISTAKES[3:]]}
+
+
+def _layer_with_head_weights(*mistakes) -> list:
+    return [partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, m)) for m in mistakes]
+
+
+def _merged(*tables: dict) -> dict:
+    """One mutant table from several: a mistake's ways from every table, in one list."""
+    merged: dict = {}
+    for table in tables:
+        for mistake, ways in table.items():
+            merged.setdefault(mistake, []).extend(ways if isinstance(ways, list) else [ways])
+    return merged
+
+
 EXERCISES = [
     Exercise(
         "attention_matrices",
@@ -66,6 +85,7 @@ EXERCISES = [
                                            _with(bert.bert_head_weights, "exp_times_mask")],
             "mask_finite_value": [_with(bert.bert_head_weights, "mask_finite_value"),
                                   _with(bert.bert_head_weights, "mask_finite_value_additive")],
+            **_projection_mutants(lambda mistake: _with(bert.bert_head_weights, mistake)),
         },
     ),
     Exercise(
@@ -79,14 +99,25 @@ EXERCISES = [
             "layer_norm_before_sublayer": _with(bert.bert_layer, "layer_norm_before_sublayer"),
             "relu_instead_of_gelu": _with(bert.bert_layer, "relu_instead_of_gelu"),
             "gelu_tanh_approximation": _with(bert.bert_layer, "gelu_tanh_approximation"),
-            "missing_output_projection": _with(bert.bert_layer, "missing_output_projection"),
+            "missing_output_projection": [_with(bert.bert_layer, "missing_output_projection"),
+                                          _with(bert.bert_layer, "output_projection_missing_bias_kept")],
             "biases_missing": [*(_with(bert.bert_layer, missing) for missing in (
                 "value_and_output_biases_missing", "ffn_biases_missing", "value_bias_missing",
                 "output_bias_missing", "ffn_in_bias_missing", "ffn_out_bias_missing")),
                 partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, "biases_missing"))],
-            # the attention inside the layer written by hand, without the mask
-            "padding_mask_ignored": partial(bert.bert_layer, head_weights=_with(
-                bert.bert_head_weights, "padding_mask_ignored")),
+            # the attention inside the layer written by hand, with one of the head weights' mistakes
+            **_merged(
+                {mistake: partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, mistake))
+                 for mistake in _HEAD_WEIGHT_MISTAKES if mistake != "biases_missing"},
+                {"softmax_no_max_subtraction": _layer_with_head_weights("softmax_no_max_subtraction", "exp_times_mask"),
+                 "mask_finite_value": _layer_with_head_weights("mask_finite_value", "mask_finite_value_additive")},
+                _projection_mutants(lambda mistake: partial(bert.bert_layer, head_weights=_with(
+                    bert.bert_head_weights, mistake))),
+                # the values' projection: transposed, or another projection's matrix
+                {"projection_order": _with(bert.bert_layer, "value_weight_transposed"),
+                 "mixed_up_projections": [_with(bert.bert_layer, "values_from_key_weights"),
+                                          _with(bert.bert_layer, "values_from_query_weights")]},
+            ),
             **head_layout_mutants(lambda **layout: partial(bert.bert_layer, **layout)),
         },
     ),
