@@ -3,10 +3,10 @@
     python3 tasks.py accuracy            # every notebook, every set
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
     python3 tasks.py accuracy --set fresh
-    python3 tasks.py accuracy --set fresh7 --measured   # and record each case's standing
+    python3 tasks.py accuracy --set fresh8 --measured   # and record each case's standing
     python3 tasks.py accuracy --set both # design and held-out only (the two sets of the first stop)
 
-Nine sets of cases, reported separately:
+Ten sets of cases, reported separately:
 
 - the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
@@ -32,7 +32,9 @@ Nine sets of cases, reported separately:
 - the *sixth fresh* set, ``tests/cases/fresh6/<notebook>*.py``: written the same way while the fifth
   was measured and then used to tune the diagnosis;
 - the *seventh fresh* set, ``tests/cases/fresh7/<notebook>*.py``: written the same way while the
-  sixth was measured and then used to tune the diagnosis.
+  sixth was measured and then used to tune the diagnosis;
+- the *eighth fresh* set, ``tests/cases/fresh8/<notebook>*.py``: written the same way after the
+  seventh had been measured and used to tune the diagnosis.
 
 In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
 might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
@@ -79,11 +81,11 @@ from . import notebooks as nbio
 CASES = REPO / "tests" / "cases"
 SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh", "fresh2": CASES / "fresh2",
         "fresh3": CASES / "fresh3", "fresh4": CASES / "fresh4", "fresh5": CASES / "fresh5",
-        "fresh6": CASES / "fresh6", "fresh7": CASES / "fresh7"}
+        "fresh6": CASES / "fresh6", "fresh7": CASES / "fresh7", "fresh8": CASES / "fresh8"}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
-MERGED_SETS = {"fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}
+MERGED_SETS = {"fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8"}
 # sets written without the key, measured case by case (their tests keep every case at least there)
-MEASURED_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+MEASURED_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
 # --set choices beyond a single set
 SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(MEASURED_SETS), "all": list(SETS)}
 UNCATALOGUED = "uncatalogued"
