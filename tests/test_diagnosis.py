@@ -528,3 +528,63 @@ def test_heads_stacked_along_the_tokens_or_averaged_in_a_whole_layer_name_nothin
         message = _failure("multi_head_attention", lambda *a, c=combine: multi_head_attention(*a, combine=c),
                            RNG.normal(size=(3, 4)), *RNG.normal(size=(3, 4, 4)), RNG.normal(size=(4, 5)), 2)
         assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+
+
+# --- after the eighth fresh set's first run (its figure above these is the unbiased one) ----------
+
+
+def test_a_python_list_where_a_tensor_is_asked_fails_and_says_so():
+    import torch
+
+    def scores_for_query(query, inputs):  # the right numbers, as Python floats
+        return [torch.dot(x, query).item() for x in inputs]
+
+    message = _failure("scores_for_query", scores_for_query, torch.tensor(RNG.normal(size=3)),
+                       torch.tensor(RNG.normal(size=(4, 3))))
+    assert "returned a Python list" in message and "torch.stack" in message, message
+
+
+def test_rope_with_positions_shifted_and_scores_over_the_values_width_name_nothing():
+    # KEYING.md rules both uncatalogued (after the eighth fresh set): no mutant may name them
+    import torch
+
+    def rotary_embedding(x, positions):
+        d = x.shape[-1]
+        theta = 10000.0 ** (-torch.arange(0, d, 2, dtype=x.dtype) / d)
+        angles = (positions + 1).to(x.dtype)[:, None] * theta  # (tokens, d / 2)
+        even, odd = x[..., 0::2], x[..., 1::2]
+        out = torch.empty_like(x)
+        out[..., 0::2] = even * torch.cos(angles) - odd * torch.sin(angles)
+        out[..., 1::2] = even * torch.sin(angles) + odd * torch.cos(angles)
+        return out
+
+    def batched_attention(queries, keys, values, scale=True):
+        scores = queries @ np.swapaxes(keys, -1, -2)
+        scores = scores / np.sqrt(values.shape[-1]) if scale else scores  # d_v where d_k belongs
+        return ref.softmax(scores) @ values
+
+    for message in (
+        _failure("rotary_embedding", rotary_embedding, torch.tensor(RNG.normal(size=(5, 8)), dtype=torch.float32),
+                 torch.tensor([2, 3, 4, 5, 6])),
+        _failure("batched_attention", batched_attention, RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 5, 4)),
+                 RNG.normal(size=(2, 5, 6))),
+    ):
+        assert not any(m.title in message for m in CATALOGUE.values()), message
+
+
+def test_gradient_norms_of_diag_p_name_both_entries_that_give_its_numbers():
+    def gradient_norms(scores):  # diag(p) as each row's Jacobian: its norm is the weights' norm
+        return np.array([np.linalg.norm(np.diag(ref.softmax(row))) for row in scores])
+
+    message = _failure("gradient_norms", gradient_norms, RNG.normal(size=(3, 5)))
+    for mistake in ("jacobian_diagonal_only", "gradient_norm_of_weights"):
+        assert CATALOGUE[mistake].title in message, message
+
+
+def test_the_entropy_of_raw_scores_is_told_the_softmax_is_missing():
+    def attention_entropy(scores):
+        return -(scores * np.log(scores)).sum(axis=-1)  # nan wherever a score is negative
+
+    with np.errstate(all="ignore"):
+        message = _failure("attention_entropy", attention_entropy, RNG.normal(size=(3, 5)))
+    assert CATALOGUE["no_softmax"].title in message, message

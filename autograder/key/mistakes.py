@@ -234,6 +234,7 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "scale_applied_twice": [("divide_scores", _scale_twice)],
     "scale_by_d_k": [("key_scale", lambda original: lambda d_k, dtype=np.float64: np.asarray(d_k, dtype))],
     "scale_by_sqrt_tokens": [("divide_scores", _scale_by_sqrt_keys), ("divide_scores", _scale_by_sqrt_queries)],
+    # the width of the inputs (not the values' width d_v, which KEYING.md rules uncatalogued)
     "scale_by_sqrt_d_model": [("self_attention_scale", lambda original: lambda inputs, keys: key_scale_of(inputs))],
     # the scores floored after the division, the dot products truncated (astype(int)), or the values
     # truncated before the weighted sum

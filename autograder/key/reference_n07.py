@@ -151,7 +151,7 @@ def rotary_embedding(x, positions, *, pairs="adjacent", direction=1.0, exponent=
     Knobs: ``pairs`` ``halves`` (pair i is features i and i + d/2, the GPT-NeoX layout);
     ``direction`` -1 (rotates the other way); ``exponent`` as :func:`sinusoidal_encoding`'s;
     ``use_positions`` False (uses 0, 1, 2, ... instead of the given positions); ``swap`` (sine and
-    cosine exchanged in the rotation).
+    cosine exchanged in the rotation). No ``positions + 1``: KEYING.md rules it uncatalogued here.
     """
     x = as_float(x)
     d = x.shape[-1]

@@ -197,6 +197,8 @@ def run_probe(candidate, probe: dict, framework: str, replacements: dict | None 
         return {"status": "none"}
     if isinstance(result, tuple) and not tuple_ok:
         return {"status": "tuple", "length": len(result)}
+    if isinstance(result, list) and not tuple_ok:  # right numbers, maybe, but no array: the next step breaks
+        return {"status": "list", "length": len(result)}
     try:
         with quiet():
             value = np.array(to_numpy(result), copy=True)
@@ -374,6 +376,11 @@ def _problem(meta: dict, outcome: dict, analysis_of: Callable[[], dict]) -> str 
         return "your function returned None: did you forget `return`?"
     if status == "tuple":
         return f"your function returned a tuple of {outcome['length']}; expected {meta['returns']}."
+    if status == "list":
+        array = {"torch": "tensor (torch.stack or torch.tensor)", "tensorflow": "tensor (tf.stack)"}.get(
+            meta.get("framework", "numpy"), "array (np.array)")
+        return (f"your function returned a Python list of {outcome['length']}; expected {meta['returns']}: "
+                f"make it one {array}.")
     if status == "unreadable":
         return f"could not read the result as an array (got {outcome['type']})."
     return f"the function could not be run ({status})."

@@ -87,6 +87,8 @@ EXERCISES = [
         mutants={
             "softmax_no_max_subtraction": lambda scores: _entropy_of(_naive_softmax(scores)),
             "entropy_nan_for_zero_weights": lambda scores: _entropy_of(ref.softmax(scores, axis=-1)),
+            # the scores themselves as weights, the naive way: nan wherever a score is negative
+            "no_softmax": lambda scores: _entropy_of(ref.as_float(scores)),
             "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],
             "softmax_over_all_entries": [lambda scores: _entropy_of(_softmax_all_entries(scores)),
                                          lambda scores: _entropy(scores, axis=None)],
@@ -117,9 +119,11 @@ EXERCISES = [
         returns="a (n_queries,) array: the Frobenius norm of each row's softmax Jacobian",
         uses={"softmax_jacobian": lambda scores: _jacobian(ref.softmax(scores, axis=-1))},
         mutants={
-            # the norm of the Jacobian's diagonal p_i (1 - p_i) alone (diag(p) alone is the weights' norm)
-            "jacobian_diagonal_only": lambda scores: np.linalg.norm(
-                ref.softmax(scores, axis=-1) * (1 - ref.softmax(scores, axis=-1)), axis=-1),
+            # the norm of the Jacobian's diagonal p_i (1 - p_i) alone, or of diag(p) (KEYING.md): the
+            # weights' norm on every input, so the verdict names both entries
+            "jacobian_diagonal_only": [
+                lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1) * (1 - ref.softmax(scores, axis=-1)), axis=-1),
+                lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1)],  # |diag(p)| = |p|
             "gradient_norm_squared": lambda scores: (_jacobians(scores) ** 2).sum(axis=(-2, -1)),
             "gradient_norm_of_weights": lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1),
             "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),
