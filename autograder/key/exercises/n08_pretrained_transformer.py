@@ -36,8 +36,9 @@ def _projection_mutants(make) -> dict:
             "mixed_up_projections": [make(m) for m in bert.PROJECTION_MISTAKES[3:]]}
 
 
-def _layer_with_head_weights(*mistakes) -> list:
-    return [partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, m)) for m in mistakes]
+def _layer_with(head_weights_mistake: str):
+    """The layer with its attention written by hand, making one of the head weights' mistakes."""
+    return partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, head_weights_mistake))
 
 
 def _merged(*tables: dict) -> dict:
@@ -104,15 +105,13 @@ EXERCISES = [
             "biases_missing": [*(_with(bert.bert_layer, missing) for missing in (
                 "value_and_output_biases_missing", "ffn_biases_missing", "value_bias_missing",
                 "output_bias_missing", "ffn_in_bias_missing", "ffn_out_bias_missing")),
-                partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, "biases_missing"))],
+                _layer_with("biases_missing")],
             # the attention inside the layer written by hand, with one of the head weights' mistakes
             **_merged(
-                {mistake: partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, mistake))
-                 for mistake in _HEAD_WEIGHT_MISTAKES if mistake != "biases_missing"},
-                {"softmax_no_max_subtraction": _layer_with_head_weights("softmax_no_max_subtraction", "exp_times_mask"),
-                 "mask_finite_value": _layer_with_head_weights("mask_finite_value", "mask_finite_value_additive")},
-                _projection_mutants(lambda mistake: partial(bert.bert_layer, head_weights=_with(
-                    bert.bert_head_weights, mistake))),
+                {mistake: _layer_with(mistake) for mistake in _HEAD_WEIGHT_MISTAKES if mistake != "biases_missing"},
+                {"softmax_no_max_subtraction": [_layer_with("softmax_no_max_subtraction"), _layer_with("exp_times_mask")],
+                 "mask_finite_value": [_layer_with("mask_finite_value"), _layer_with("mask_finite_value_additive")]},
+                _projection_mutants(_layer_with),
                 # the values' projection: transposed, or another projection's matrix
                 {"projection_order": _with(bert.bert_layer, "value_weight_transposed"),
                  "mixed_up_projections": [_with(bert.bert_layer, "values_from_key_weights"),
