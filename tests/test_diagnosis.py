@@ -468,9 +468,17 @@ def test_pytorchs_product_mismatch_is_read_as_numpys():
     def self_attention_no_weights(inputs):  # the keys not transposed: a shape error on every probe
         return torch.softmax(inputs @ inputs, dim=-1) @ inputs
 
-    # the very error, but in PyTorch not enough to name a pair: uncatalogued slips raise it too
+    # the very error everywhere but on square inputs (contracts.SQUARE), where x @ x gives numbers:
+    # there only the missing transpose matches them (x * x, a sum of products, mismatches alike elsewhere)
     message = _failure("self_attention_no_weights", self_attention_no_weights, torch.tensor(RNG.normal(size=(6, 3))))
-    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+    assert CATALOGUE["keys_without_transpose"].title in message, message
+    assert sum(m.title in message for m in CATALOGUE.values()) == 1, message
+
+    def gram_of_features(inputs):  # uncatalogued: (d, d) weights, a shape error but on square inputs
+        return torch.softmax(inputs.T @ inputs, dim=-1) @ inputs
+
+    message = _failure("self_attention_no_weights", gram_of_features, torch.tensor(RNG.normal(size=(6, 3))))
+    assert not any(m.title in message for m in CATALOGUE.values()), message
 
 
 def _bert_layer(slip=None):

@@ -19,8 +19,9 @@ A *contract* lists, per positional argument, what the exercise text allows:
 Contracts describe the exercises' signatures, never their answers. They serve twice: a test checks
 that every hidden call of the notebooks keeps to them, and :func:`evidence_probes` derives from a
 check's input further inputs that tell mistakes apart: other values of the same shapes (no
-symmetry left), other sizes (non-square, d_v != d_k, a d_k that is not the seed's), and large
-values (scores in the thousands). A function is right only if it is right on all of them.
+symmetry left), other sizes (non-square, d_v != d_k, a d_k that is not the seed's), large
+values (scores in the thousands) and, for a few exercises (``SQUARE``), square inputs. A function is
+right only if it is right on all of them.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     "bert_head_weights": ("batch tokens d_model", "d_model d_model", "d_model", "d_model d_model", "d_model",
                           "%batch tokens", "heads"),
 }
+
+# Exercises also probed with some of their axes of one size: there a product that forgot a transpose
+# (``x @ x``) gives numbers instead of a shape error, which tells it from other slips (``x * x``) that
+# mismatch the same two sizes everywhere else (four fresh sets' PyTorch cases in notebook 01).
+SQUARE: dict[str, tuple[str, ...]] = {"self_attention_no_weights": ("tokens", "d")}
 
 # Exercises that compare with a library computing in float32 (PyTorch, Keras): two float32
 # computations differ by about the tolerance on arbitrary values, so they are judged on the inputs
@@ -229,7 +235,25 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     reshaped = _other_sizes(exercise, specs, (3 if int(heads[0]) == 2 else 2) if heads else None)
     if reshaped is not None:
         probes.append({"inputs": reshaped[0], "kwargs": kwargs, "label": reshaped[1]})
+    if exercise in SQUARE:
+        probes.append(_square(exercise, specs, kwargs))
     return probes
+
+
+def _square(exercise: str, specs: list, kwargs: dict) -> dict:
+    """Inputs whose ``SQUARE`` axes all have one size, new values (plain array arguments only)."""
+    axes = SQUARE[exercise]
+    taken = {size for spec, value in specs for size in np.shape(value)}
+    size = next(s for s in _SIZES if s not in taken)
+    rng = _rng(exercise, [v for _, v in specs], "square")
+    inputs = []
+    for spec, value in specs:
+        _, _, names = parse_spec(spec)
+        shape = np.shape(value)
+        lead = shape[:len(shape) - len(names)]
+        core = tuple(size if name in axes else n for name, n in zip(names, shape[len(lead):], strict=True))
+        inputs.append(_fresh(np.asarray(value), lead + core, rng))
+    return {"inputs": inputs, "kwargs": kwargs, "label": f"square inputs ({' = '.join(axes)} = {size})"}
 
 
 def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[list, str] | None:
