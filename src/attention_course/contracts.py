@@ -241,25 +241,17 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
 
 
 def _square(exercise: str, specs: list, kwargs: dict) -> dict:
-    """Inputs whose ``SQUARE`` axes all have one size, new values (plain array arguments only)."""
+    """Inputs of the same kinds whose ``SQUARE`` axes all take one new size, the others kept."""
     axes = SQUARE[exercise]
-    taken = {size for spec, value in specs for size in np.shape(value)}
-    size = next(s for s in _SIZES if s not in taken)
-    rng = _rng(exercise, [v for _, v in specs], "square")
-    inputs = []
-    for spec, value in specs:
-        _, _, names = parse_spec(spec)
-        shape = np.shape(value)
-        lead = shape[:len(shape) - len(names)]
-        core = tuple(size if name in axes else n for name, n in zip(names, shape[len(lead):], strict=True))
-        inputs.append(_fresh(np.asarray(value), lead + core, rng))
+    original, order = _named_sizes(specs)
+    size = next(s for s in _SIZES if s not in original.values())
+    sizes = {name: size if name in axes else original[name] for name in order}
+    inputs = _inputs_of_sizes(specs, sizes, None, _rng(exercise, [v for _, v in specs], "square"))
     return {"inputs": inputs, "kwargs": kwargs, "label": f"square inputs ({' = '.join(axes)} = {size})"}
 
 
-def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[list, str] | None:
-    """Inputs of the same kinds with every named size changed, all sizes different from each other;
-    with ``heads``, every size a multiple of it and that number of heads, and sizes equal in the
-    check equal here too (a layer given square weights keeps square weights)."""
+def _named_sizes(specs: list) -> tuple[dict[str, int], list[str]]:
+    """Each named axis's size in a check's inputs, and the names in the order they first appear."""
     original: dict[str, int] = {}
     order: list[str] = []
     for spec, value in specs:
@@ -276,6 +268,14 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
             if name not in original:
                 order.append(name)
             original.setdefault(name, size)
+    return original, order
+
+
+def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[list, str] | None:
+    """Inputs of the same kinds with every named size changed, all sizes different from each other;
+    with ``heads``, every size a multiple of it and that number of heads, and sizes equal in the
+    check equal here too (a layer given square weights keeps square weights)."""
+    original, order = _named_sizes(specs)
     if not order:
         return None
     sizes: dict[str, int] = {}
@@ -288,7 +288,13 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
                            if s * (heads or 1) not in sizes.values() and s * (heads or 1) != original[name]
                            and not (name in _EVEN and s * (heads or 1) % 2))
         renamed[original[name]] = sizes[name]
-    rng = _rng(exercise, [v for _, v in specs], "sizes")
+    inputs = _inputs_of_sizes(specs, sizes, heads, _rng(exercise, [v for _, v in specs], "sizes"))
+    described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
+    return inputs, f"other sizes ({described})"
+
+
+def _inputs_of_sizes(specs: list, sizes: dict[str, int], heads: int | None, rng: np.random.Generator) -> list:
+    """New inputs of the same kinds with the named axes of ``sizes`` (and ``heads``, if given)."""
     inputs = []
     for spec, value in specs:
         if spec == "heads" and heads:
@@ -308,5 +314,4 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
                         for name, size in zip(names, core, strict=True))
             maker = _MAKERS.get(spec[0], _fresh)
             inputs.append(maker(np.asarray(value), lead + new, rng))
-    described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
-    return inputs, f"other sizes ({described})"
+    return inputs

@@ -28,6 +28,11 @@ def _entropy_of(weights):
     return -(weights * np.log(weights)).sum(axis=-1)
 
 
+def _weights_norm(scores):
+    """The norm of each row's weights p: also the norm of diag(p)."""
+    return np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1)
+
+
 def _jacobian(weights):
     return np.diag(weights) - np.outer(weights, weights)
 
@@ -123,9 +128,9 @@ EXERCISES = [
             # weights' norm on every input, so the verdict names both entries
             "jacobian_diagonal_only": [
                 lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1) * (1 - ref.softmax(scores, axis=-1)), axis=-1),
-                lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1)],  # |diag(p)| = |p|
+                _weights_norm],  # |diag(p)| = |p|
             "gradient_norm_squared": lambda scores: (_jacobians(scores) ** 2).sum(axis=(-2, -1)),
-            "gradient_norm_of_weights": lambda scores: np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1),
+            "gradient_norm_of_weights": _weights_norm,
             "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),
             "gradient_norm_spectral": lambda scores: np.linalg.norm(_jacobians(scores), ord=2, axis=(-2, -1)),
         },
