@@ -596,3 +596,31 @@ def test_the_entropy_of_raw_scores_is_told_the_softmax_is_missing():
     with np.errstate(all="ignore"):
         message = _failure("attention_entropy", attention_entropy, RNG.normal(size=(3, 5)))
     assert CATALOGUE["no_softmax"].title in message, message
+
+
+# --- before the ninth fresh set ------------------------------------------------------------------
+
+
+def test_a_weight_transposed_is_named_where_square_weights_give_its_numbers_and_the_others_its_error():
+    # states @ w_value.T: numbers on square weights, NumPy's mismatch where d_model != d_v
+    def state_attention(state, states, w_query, w_key, w_value):
+        keys, query = states @ w_key, state @ w_query  # (n_states, d_k), (d_k,)
+        weights = ref.softmax(keys @ query / np.sqrt(keys.shape[-1]))  # (n_states,)
+        return weights @ (states @ w_value.T)  # (d_v,) where W_V is square
+
+    message = _failure("state_attention", state_attention, RNG.normal(size=3), RNG.normal(size=(4, 3)),
+                       RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2)), RNG.normal(size=(3, 3)))
+    assert CATALOGUE["projection_order"].title in message, message
+
+
+def test_values_left_unprojected_raise_a_transposed_weights_error_but_are_not_named_for_it():
+    # with d_model != d_v on every probe, the mismatch is all there is: the same as W_V.T's
+    def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
+        queries, keys = (_split(inputs @ w, n_heads) for w in (w_query, w_key))
+        weights = ref.softmax(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1]))
+        heads = weights @ _split(inputs, n_heads)  # (heads, tokens, d_model / heads): not projected
+        return np.concatenate(list(heads), axis=-1) @ w_out
+
+    message = _failure("multi_head_attention", multi_head_attention, RNG.normal(size=(3, 4)),
+                       *RNG.normal(size=(2, 4, 2)), RNG.normal(size=(4, 6)), RNG.normal(size=(6, 5)), 2)
+    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message

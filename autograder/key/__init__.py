@@ -97,7 +97,8 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
                                  "value": None, "error": None, "as_expected": True})
                     continue
                 rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision, "value": value,
-                             "error": error})
+                             "error": error, **({"weak": True} if error and getattr(mutant, "weak_errors", False)
+                                                else {})})
     return rows
 
 

@@ -330,9 +330,9 @@ def _mistake_that_raises(analysis: dict, error: str) -> str | None:
     The same message first; else the same kind of error (a dtype error is no shape mistake)."""
     if analysis.get("expected_error"):
         return None  # the input itself is unusual: no basis for a guess
-    same = sorted({m["mistake"] for m in analysis["mutants"] if m["error"] == error})
-    alike = sorted({m["mistake"] for m in analysis["mutants"]
-                    if m["error"] is not None and error_kind(m["error"]) == error_kind(error)})
+    raising = [m for m in analysis["mutants"] if m["error"] is not None and not m.get("weak")]
+    same = sorted({m["mistake"] for m in raising if m["error"] == error})
+    alike = sorted({m["mistake"] for m in raising if error_kind(m["error"]) == error_kind(error)})
     candidates = same or alike
     return _name(candidates[0]) if len(candidates) == 1 else None
 
@@ -491,13 +491,17 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     learner's code raised, the mistake must raise the same error (``exact_errors``: NumPy code,
     which the mistakes are written in, or a product's mismatch, which :func:`error_signature` reads
     in PyTorch's wording too) or the same kind of error (:func:`error_kind`; PyTorch and TensorFlow
-    word theirs otherwise): a dtype error is no evidence of a shape mistake.
+    word theirs otherwise): a dtype error is no evidence of a shape mistake. A mistake whose errors
+    are weak evidence (a row marked ``weak``: a weight transposed that does not fit, which many slips
+    mismatch alike) must also match the learner's numbers on some input.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
     overflowing: list[set[str]] = []
     exact_overflows: list[set[str]] = []
     agree: list[tuple[dict, dict, object, dict, object]] = []  # probes where the learner is right
+    weak: set[tuple[str, str]] = set()  # ways whose errors alone are no evidence
+    numbers: set[tuple[str, str]] = set()  # ways that match the learner's wrong numbers somewhere
     for outcome, analysis, dtype, probe in zip(outcomes, analyses, dtypes, probes, strict=True):
         expected = analysis.get("expected")
         if expected is None:
@@ -505,6 +509,8 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
         rows: dict[tuple[str, str], list[dict]] = {}  # one way to make a mistake: its rows (precisions)
         for row in analysis["mutants"]:
             rows.setdefault((row["mistake"], row.get("way", "")), []).append(row)
+            if row.get("weak"):
+                weak.add((row["mistake"], row.get("way", "")))
         if outcome["status"] == "ok" and close_on(probe, outcome["value"], expected, dtype):
             agree.append((outcome, rows, dtype, probe, expected))
         elif _overflows(outcome, expected):
@@ -517,8 +523,10 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
         else:
             wrong.append({m for m, mine in rows.items() if _matches(outcome, mine, dtype, probe,
                                                                     exact_errors=exact_errors)})
+            if outcome["status"] == "ok":
+                numbers |= wrong[-1]
     if wrong:
-        ways = set.intersection(*wrong)
+        ways = set.intersection(*wrong) - (weak - numbers)
     elif overflowing:
         ways = set.intersection(*exact_overflows) or set.intersection(*overflowing)
     else:
