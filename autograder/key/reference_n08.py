@@ -129,7 +129,8 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
     elif mistake in ("mask_finite_value", "mask_finite_value_additive"):  # BERT's own -10000
         finite = MASK_FINITE_VALUE + (scores if mistake == "mask_finite_value_additive" else 0.0)
         scores = np.where(keep, scores, finite)
-    elif mistake not in ("padding_mask_ignored", "mask_after_softmax", "exp_times_mask"):
+    elif mistake not in ("padding_mask_ignored", "mask_after_softmax", "mask_after_softmax_renormalised",
+                         "exp_times_mask"):
         scores = np.where(keep, scores, -np.inf)
     if mistake in ("softmax_no_max_subtraction", "exp_times_mask"):  # no maximum subtracted: exp of
         exps = np.exp(scores)  # the masked scores, or of all of them then times the mask (inf * 0: nan)
@@ -137,8 +138,10 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
         weights = exps / exps.sum(axis=-1, keepdims=True)
     else:
         weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
-    if mistake == "mask_after_softmax":
+    if mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
         weights = weights * keep
+        if mistake == "mask_after_softmax_renormalised":  # right, until the kept weights underflow to 0
+            weights = weights / weights.sum(axis=-1, keepdims=True)
     return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
 
 

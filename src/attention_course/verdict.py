@@ -328,8 +328,8 @@ def _mistake_that_raises(analysis: dict, error: str) -> str | None:
     """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique.
 
     The same message first; else the same kind of error (a dtype error is no shape mistake)."""
-    if analysis.get("expected_error"):
-        return None  # the input itself is unusual: no basis for a guess
+    if analysis.get("expected_error") or not re.search(r"\d", error):
+        return None  # the input itself is unusual, or an error that names no size: no basis for a guess
     raising = [m for m in analysis["mutants"] if m["error"] is not None and not m.get("weak")]
     same = sorted({m["mistake"] for m in raising if m["error"] == error})
     alike = sorted({m["mistake"] for m in raising if error_kind(m["error"]) == error_kind(error)})
@@ -491,9 +491,11 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
     learner's code raised, the mistake must raise the same error (``exact_errors``: NumPy code,
     which the mistakes are written in, or a product's mismatch, which :func:`error_signature` reads
     in PyTorch's wording too) or the same kind of error (:func:`error_kind`; PyTorch and TensorFlow
-    word theirs otherwise): a dtype error is no evidence of a shape mistake. A mistake whose errors
-    are weak evidence (a row marked ``weak``: a weight transposed that does not fit, which many slips
-    mismatch alike) must also match the learner's numbers on some input.
+    word theirs otherwise): a dtype error is no evidence of a shape mistake. Weak evidence (an
+    error that names no size, such as ``np.stack``'s "all input arrays must have the same shape",
+    which any slip in a loop's shapes raises; or a row marked ``weak``: a weight transposed that
+    does not fit, which many slips mismatch alike) counts only for a mistake that also matches the
+    learner's numbers on some input.
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
@@ -525,6 +527,8 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
                                                                     exact_errors=exact_errors)})
             if outcome["status"] == "ok":
                 numbers |= wrong[-1]
+            elif not re.search(r"\d", outcome.get("message", "")):
+                weak |= wrong[-1]
     if wrong:
         ways = set.intersection(*wrong) - (weak - numbers)
     elif overflowing:

@@ -73,6 +73,15 @@ BOOLEAN_MASK = {
 _REGISTRY: dict[str, Exercise] = {}
 
 
+def merged(*tables: dict) -> dict:
+    """One mutant table from several: a mistake's ways from every table, in one list."""
+    result: dict = {}
+    for table in tables:
+        for mistake, ways in table.items():
+            result.setdefault(mistake, []).extend(ways if isinstance(ways, list) else [ways])
+    return result
+
+
 def all_exercises() -> dict[str, Exercise]:
     if not _REGISTRY:
         for module in pkgutil.iter_modules(__path__):

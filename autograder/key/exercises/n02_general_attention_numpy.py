@@ -95,6 +95,9 @@ EXERCISES = [
                 state, states, w_key, w_query),  # the query through W_K, the keys through W_Q
             "returns_scores": lambda state, states, w_query, w_key: (
                 ref.as_float(states) @ ref.as_float(w_key)) @ (ref.as_float(state) @ ref.as_float(w_query)),
+            # the first or the last of the states projected as the query, not the decoder's state
+            "wrong_query": [lambda state, states, w_query, w_key: _state_weights(states[0], states, w_query, w_key),
+                            lambda state, states, w_query, w_key: _state_weights(states[-1], states, w_query, w_key)],
         },
     ),
     Exercise(

@@ -72,6 +72,10 @@ EXERCISES = [
             "keys_without_transpose": lambda queries, keys: np.var(queries @ keys),
             "sum_instead_of_dot": lambda queries, keys: np.var(queries * keys),
             "returns_scores": lambda queries, keys: ref.dot_products(queries, keys),
+            # the scores in float16: from float16 inputs, or rounded once formed (the variance taken in float16)
+            "lower_precision": [
+                lambda queries, keys: np.var(np.asarray(queries, np.float16) @ np.asarray(keys, np.float16).T),
+                lambda queries, keys: np.var(ref.dot_products(queries, keys).astype(np.float16))],
         },
     ),
     Exercise(
@@ -133,6 +137,8 @@ EXERCISES = [
             "gradient_norm_of_weights": _weights_norm,
             "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),
             "gradient_norm_spectral": lambda scores: np.linalg.norm(_jacobians(scores), ord=2, axis=(-2, -1)),
+            # not one norm per key (each column's softmax and Jacobian): KEYING.md rules that
+            # uncatalogued (three sets of five); the shared step's per-row norms stay softmax_wrong_axis
         },
     ),
 ]

@@ -19,7 +19,7 @@ from ..mutants import naive_softmax as _naive_softmax
 from ..mutants import softmax_over_all_entries as _softmax_all
 from ..mutants import split_heads_interleaved as _split_interleaved
 from ..mutants import split_heads_without_transpose as _split_no_transpose
-from . import BOOLEAN_MASK, Exercise
+from . import BOOLEAN_MASK, Exercise, merged
 
 # --- splitting and combining heads, right and wrong ----------------------------------------------
 
@@ -65,7 +65,7 @@ def _head_weights(split=ref.split_heads, scale="d_head", axis=-1, keys_first=Fal
 
 
 def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head", axis=-1,
-                keys_first=False, returns="output", project=True, softmax="stable"):
+                keys_first=False, returns="output", project=True, softmax="stable", value_split=None):
     weights_of = _head_weights(split, scale, axis, keys_first, softmax)
 
     def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
@@ -76,7 +76,7 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
         if returns == "weights_times_scores":
             context = weights @ _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
         else:
-            values = split(inputs @ ref.as_float(w_value), n_heads)  # (..., heads, tokens, d_head)
+            values = (value_split or split)(inputs @ ref.as_float(w_value), n_heads)  # (..., heads, tokens, d_head)
             context = weights @ values  # (..., heads, tokens, d_head)
         concatenated = combine(context)  # (..., tokens, heads * d_head)
         return concatenated @ ref.as_float(w_out) if project else concatenated
@@ -86,7 +86,9 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
 
 _MHA_MUTANTS = {
     "missing_output_projection": _multi_head(project=False),
-    **head_layout_mutants(_multi_head),
+    **merged(head_layout_mutants(_multi_head),
+              # the values alone reshaped into heads without the transpose (the head weights right)
+              {"heads_reshape_without_transpose": [_multi_head(value_split=_split_no_transpose)]}),
     # no heads stacked below each other here: before W_O that is only a shape error, which heads
     # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
     "no_scaling": _multi_head(scale=None),
@@ -125,6 +127,10 @@ def _torch_attn_mask(mask, n_heads, mistake=None):
         return np.repeat(blocked, n_heads - 1, axis=0)
     if mistake == "last_sequence_missing":  # a loop over range(batch - 1)
         return np.repeat(blocked[:-1], n_heads, axis=0)
+    if mistake == "last_sequence_left_false":  # range(batch - 1) filling a buffer of False
+        filled = np.repeat(blocked, n_heads, axis=0)
+        filled[-n_heads:] = False
+        return filled
     return np.repeat(blocked, n_heads, axis=0)  # entry b * n_heads + h
 
 
@@ -187,6 +193,7 @@ EXERCISES = [
             "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged",
             "mask_transposed")},
             "loop_leftover": [partial(_torch_attn_mask, mistake="heads_short"),
-                              partial(_torch_attn_mask, mistake="last_sequence_missing")]},
+                              partial(_torch_attn_mask, mistake="last_sequence_missing"),
+                              partial(_torch_attn_mask, mistake="last_sequence_left_false")]},
     ),
 ]

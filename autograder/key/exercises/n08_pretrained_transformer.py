@@ -11,7 +11,7 @@ from functools import partial
 from .. import reference as ref
 from .. import reference_n08 as bert
 from ..mutants import head_layout_mutants, split_heads_interleaved, split_heads_without_transpose
-from . import Exercise
+from . import Exercise, merged
 
 
 def _with(function, mistake: str, **kwargs):
@@ -39,15 +39,6 @@ def _projection_mutants(make) -> dict:
 def _layer_with(head_weights_mistake: str):
     """The layer with its attention written by hand, making one of the head weights' mistakes."""
     return partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, head_weights_mistake))
-
-
-def _merged(*tables: dict) -> dict:
-    """One mutant table from several: a mistake's ways from every table, in one list."""
-    merged: dict = {}
-    for table in tables:
-        for mistake, ways in table.items():
-            merged.setdefault(mistake, []).extend(ways if isinstance(ways, list) else [ways])
-    return merged
 
 
 EXERCISES = [
@@ -86,6 +77,9 @@ EXERCISES = [
                                            _with(bert.bert_head_weights, "exp_times_mask")],
             "mask_finite_value": [_with(bert.bert_head_weights, "mask_finite_value"),
                                   _with(bert.bert_head_weights, "mask_finite_value_additive")],
+            # masked after the softmax, renormalised or not (the first is right until weights underflow)
+            "mask_after_softmax": [_with(bert.bert_head_weights, "mask_after_softmax"),
+                                   _with(bert.bert_head_weights, "mask_after_softmax_renormalised")],
             **_projection_mutants(lambda mistake: _with(bert.bert_head_weights, mistake)),
         },
     ),
@@ -107,10 +101,11 @@ EXERCISES = [
                 "output_bias_missing", "ffn_in_bias_missing", "ffn_out_bias_missing")),
                 _layer_with("biases_missing")],
             # the attention inside the layer written by hand, with one of the head weights' mistakes
-            **_merged(
+            **merged(
                 {mistake: _layer_with(mistake) for mistake in _HEAD_WEIGHT_MISTAKES if mistake != "biases_missing"},
                 {"softmax_no_max_subtraction": [_layer_with("softmax_no_max_subtraction"), _layer_with("exp_times_mask")],
-                 "mask_finite_value": [_layer_with("mask_finite_value"), _layer_with("mask_finite_value_additive")]},
+                 "mask_finite_value": [_layer_with("mask_finite_value"), _layer_with("mask_finite_value_additive")],
+                 "mask_after_softmax": _layer_with("mask_after_softmax_renormalised")},
                 _projection_mutants(_layer_with),
                 # the values' projection: transposed, or another projection's matrix
                 {"projection_order": _with(bert.bert_layer, "value_weight_transposed"),
