@@ -106,7 +106,7 @@ EXERCISES = [
         framework="tensorflow",
         returns="a float64 tensor of the shape of x",
         # the subtraction done in float32 (both sides rounded first): zero everywhere. Not float16's
-        # round-off in place of float32's: KEYING.md rules that uncatalogued (six sets of seven)
+        # round-off in place of float32's: KEYING.md rules that uncatalogued (seven sets of eight)
         mutants={"lower_precision": lambda x: (np.asarray(x).astype(np.float32) - np.asarray(x).astype(np.float32))
                  .astype(np.float64)},
     ),
