@@ -10,7 +10,7 @@ its function with the reference on inputs written here (shapes the exercise text
 - every VARIANT must agree on every input: same shape and dtype, values within 1e-6 relative
   (float64) or float32 precision, and no input changed.
 
-Run: .venv/bin/python tests/cases/selfcheck.py SET [NN ...]   (SET: fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, ...)
+Run: .venv/bin/python tests/cases/selfcheck.py SET [NN ...]   (SET: fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9, fresh10, ...)
 It never imports the grader's diagnosis (no check(), no verdict, no key).
 """
 
@@ -51,7 +51,8 @@ NOTEBOOKS = [
 ]
 # Exercises a set does not cover. fresh2 was written before float16_scores (03) and kv_cache_step (07)
 # existed, and left out weighted_values_tf (03) and cross_attention (07), which were being replaced.
-# fresh3, fresh4, fresh5, fresh6, fresh7, fresh8 and fresh9 cover every graded exercise, so they have no entry.
+# fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, fresh9 and fresh10 cover every graded exercise, so they have no
+# entry.
 SKIPPED = {
     "fresh2": {"weighted_values_tf", "cross_attention", "float16_scores", "kv_cache_step"},
 }
