@@ -3,10 +3,10 @@
     python3 tasks.py accuracy            # every notebook, every set
     python3 tasks.py accuracy 01 05      # notebooks whose names start with 01 or 05
     python3 tasks.py accuracy --set fresh
-    python3 tasks.py accuracy --set fresh9 --measured   # and record each case's standing
+    python3 tasks.py accuracy --set fresh10 --measured  # and record each case's standing
     python3 tasks.py accuracy --set both # design and held-out only (the two sets of the first stop)
 
-Eleven sets of cases, reported separately:
+Twelve sets of cases, reported separately:
 
 - the *design* set, ``tests/cases/<notebook>.py``: the cases the diagnosis was designed and tuned on;
 - the *held-out* set, ``tests/cases/heldout/<notebook>.py``: realistic learner answers written
@@ -36,7 +36,9 @@ Eleven sets of cases, reported separately:
 - the *eighth fresh* set, ``tests/cases/fresh8/<notebook>*.py``: written the same way after the
   seventh had been measured and used to tune the diagnosis;
 - the *ninth fresh* set, ``tests/cases/fresh9/<notebook>*.py``: written the same way after the
-  eighth had been measured and used to tune the diagnosis.
+  eighth had been measured and used to tune the diagnosis;
+- the *tenth fresh* set, ``tests/cases/fresh10/<notebook>*.py``: written the same way after the
+  ninth had been measured and used to tune the diagnosis.
 
 In each, ``MISTAKES[grade_id][case]`` and ``VARIANTS[grade_id][variant]`` hold the source a learner
 might put in that exercise's solution cell: a wrong answer making one catalogued mistake (the case
@@ -84,11 +86,11 @@ CASES = REPO / "tests" / "cases"
 SETS = {"design": CASES, "heldout": CASES / "heldout", "fresh": CASES / "fresh", "fresh2": CASES / "fresh2",
         "fresh3": CASES / "fresh3", "fresh4": CASES / "fresh4", "fresh5": CASES / "fresh5",
         "fresh6": CASES / "fresh6", "fresh7": CASES / "fresh7", "fresh8": CASES / "fresh8",
-        "fresh9": CASES / "fresh9"}
+        "fresh9": CASES / "fresh9", "fresh10": CASES / "fresh10"}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
-MERGED_SETS = {"fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9"}
+MERGED_SETS = {"fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10"}
 # sets written without the key, measured case by case (their tests keep every case at least there)
-MEASURED_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+MEASURED_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
 # --set choices beyond a single set
 SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(MEASURED_SETS), "all": list(SETS)}
 UNCATALOGUED = "uncatalogued"
