@@ -703,3 +703,12 @@ def test_values_alone_reshaped_into_heads_without_the_transpose_are_named():
     message = _failure("multi_head_attention", multi_head_attention, rng.normal(size=(3, 4)),
                        *rng.normal(size=(3, 4, 4)), rng.normal(size=(4, 5)), 2)
     _only_named(message, "heads_reshape_without_transpose")
+
+
+def test_a_result_of_zeros_is_told_nothing_was_written():
+    def context_vector(weights, inputs):  # a buffer returned before the loop that fills it
+        return np.zeros(inputs.shape[-1])
+
+    message = _failure("context_vector", context_vector, RNG.dirichlet(np.ones(4)), RNG.normal(size=(4, 3)))
+    assert "every entry of the result is 0" in message, message
+    assert not any(m.title in message for m in CATALOGUE.values()), message

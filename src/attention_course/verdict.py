@@ -640,6 +640,9 @@ def _symptom(exercise: str, actual: np.ndarray, expected: np.ndarray, probe: dic
             return (f"the weights of each query should sum to 1, but the row sums here range from "
                     f"{np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}{where}.")
     norm = float(np.sum(e * e))
+    if norm > 0 and a.size and not np.any(a):
+        return ("every entry of the result is 0: nothing was written to it (a loop that never ran, or a "
+                "buffer returned before it was filled?).")
     if norm > 0 and np.all(np.isfinite(a)):
         c = float(np.sum(a * e) / norm)
         if abs(c - 1) > 1e-3 and np.allclose(a, c * e, 1e-5, 1e-7):
