@@ -38,6 +38,16 @@ def _failure(exercise, function, *inputs, **kwargs) -> str:
     return str(failure.value)
 
 
+def _titles_in(message: str) -> int:
+    """How many catalogued mistakes a verdict names (by their titles)."""
+    return sum(m.title in message for m in CATALOGUE.values())
+
+
+def _only_named(message: str, mistake: str) -> None:
+    assert CATALOGUE[mistake].title in message, message
+    assert _titles_in(message) == 1, message
+
+
 # --- part 5: every call keeps to the exercise's stated contract --------------------------------
 
 
@@ -175,7 +185,7 @@ def test_an_uncatalogued_constant_factor_is_measured_and_matched():
 
     message = _failure("scaled_scores", scaled_scores, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
     assert "times the expected one" in message and "1/d_k" in message
-    assert not any(m.title in message for m in CATALOGUE.values())
+    assert _titles_in(message) == 0
 
 
 @pytest.mark.usefixtures("scaled_scores_exercise")
@@ -191,7 +201,7 @@ def test_a_function_right_for_square_inputs_only_is_told_so():
     square = RNG.normal(size=(4, 4))
     message = _failure("scaled_scores", odd, square, RNG.normal(size=(4, 4)))
     assert "but wrong on other sizes" in message
-    assert not any(m.title in message for m in CATALOGUE.values())
+    assert _titles_in(message) == 0
 
 
 def test_an_unknown_mistake_is_never_given_a_catalogued_name():
@@ -202,7 +212,7 @@ def test_an_unknown_mistake_is_never_given_a_catalogued_name():
 
     message = _failure("state_attention", state_attention, RNG.normal(size=3), RNG.normal(size=(4, 3)),
                        RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2)), RNG.normal(size=(3, 5)))
-    assert not any(m.title in message for m in CATALOGUE.values()), message
+    assert _titles_in(message) == 0, message
 
 
 # --- part 3: the task sets the precision --------------------------------------------------------
@@ -376,7 +386,7 @@ def test_an_error_matched_only_by_its_kind_names_no_pair():
 
     q, k, v, ck, cv = (torch.tensor(RNG.normal(size=shape)) for shape in ((1, 2, 4),) * 3 + ((1, 3, 4),) * 2)
     message = _failure("kv_cache_step", kv_cache_step, q, k, v, ck, cv)
-    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+    assert "raised" in message and _titles_in(message) == 0, message
 
 
 @pytest.mark.parametrize(("cast", "mistake"), [(int, "integer_arithmetic"), (np.float16, "lower_precision")])
@@ -471,14 +481,13 @@ def test_pytorchs_product_mismatch_is_read_as_numpys():
     # the very error everywhere but on square inputs (contracts.SQUARE), where x @ x gives numbers:
     # there only the missing transpose matches them (x * x, a sum of products, mismatches alike elsewhere)
     message = _failure("self_attention_no_weights", self_attention_no_weights, torch.tensor(RNG.normal(size=(6, 3))))
-    assert CATALOGUE["keys_without_transpose"].title in message, message
-    assert sum(m.title in message for m in CATALOGUE.values()) == 1, message
+    _only_named(message, "keys_without_transpose")
 
     def gram_of_features(inputs):  # uncatalogued: (d, d) weights, a shape error but on square inputs
         return torch.softmax(inputs.T @ inputs, dim=-1) @ inputs
 
     message = _failure("self_attention_no_weights", gram_of_features, torch.tensor(RNG.normal(size=(6, 3))))
-    assert not any(m.title in message for m in CATALOGUE.values()), message
+    assert _titles_in(message) == 0, message
 
 
 def _bert_layer(slip=None):
@@ -520,8 +529,7 @@ def test_a_bert_layers_slips_in_its_own_attention_are_named(slip, mistake):
               0.3 * rng.normal(size=d), np.array([1.0, 0.0])[:, None] + 0.2 * rng.normal(size=(2, 2, d)), 2]
     checks.check("bert_layer", _bert_layer(), *inputs, quiet=True)  # the learner's layer is right without the slip
     message = _failure("bert_layer", _bert_layer(slip), *inputs)
-    assert CATALOGUE[mistake].title in message, message
-    assert sum(m.title in message for m in CATALOGUE.values()) == 1, message
+    _only_named(message, mistake)
 
 
 
@@ -535,7 +543,7 @@ def test_heads_stacked_along_the_tokens_or_averaged_in_a_whole_layer_name_nothin
     for combine in (lambda heads: np.concatenate(list(heads), axis=-2), lambda heads: heads.mean(axis=0)):
         message = _failure("multi_head_attention", lambda *a, c=combine: multi_head_attention(*a, combine=c),
                            RNG.normal(size=(3, 4)), *RNG.normal(size=(3, 4, 4)), RNG.normal(size=(4, 5)), 2)
-        assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+        assert "raised" in message and _titles_in(message) == 0, message
 
 
 # --- after the eighth fresh set's first run (its figure above these is the unbiased one) ----------
@@ -577,7 +585,7 @@ def test_rope_with_positions_shifted_and_scores_over_the_values_width_name_nothi
         _failure("batched_attention", batched_attention, RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 5, 4)),
                  RNG.normal(size=(2, 5, 6))),
     ):
-        assert not any(m.title in message for m in CATALOGUE.values()), message
+        assert _titles_in(message) == 0, message
 
 
 def test_gradient_norms_of_diag_p_name_both_entries_that_give_its_numbers():
@@ -623,15 +631,10 @@ def test_values_left_unprojected_raise_a_transposed_weights_error_but_are_not_na
 
     message = _failure("multi_head_attention", multi_head_attention, RNG.normal(size=(3, 4)),
                        *RNG.normal(size=(2, 4, 2)), RNG.normal(size=(4, 6)), RNG.normal(size=(6, 5)), 2)
-    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+    assert "raised" in message and _titles_in(message) == 0, message
 
 
 # --- after the ninth fresh set's first run (its figure is the unbiased one; these are biased) ----
-
-
-def _only_named(message: str, mistake: str) -> None:
-    assert CATALOGUE[mistake].title in message, message
-    assert sum(m.title in message for m in CATALOGUE.values()) == 1, message
 
 
 def test_weights_masked_after_the_softmax_and_renormalised_are_named_where_they_underflow():
@@ -659,7 +662,7 @@ def test_an_error_that_names_no_size_names_no_mistake():
 
     message = _failure("width_sweep", width_sweep, RNG.normal(size=(4, 8)), RNG.normal(size=(5, 8)),
                        np.array([1, 4, 8]), 0.5)
-    assert "raised" in message and not any(m.title in message for m in CATALOGUE.values()), message
+    assert "raised" in message and _titles_in(message) == 0, message
 
 
 def _variance_in_float16(queries, keys):
@@ -711,4 +714,4 @@ def test_a_result_of_zeros_is_told_nothing_was_written():
 
     message = _failure("context_vector", context_vector, RNG.dirichlet(np.ones(4)), RNG.normal(size=(4, 3)))
     assert "every entry of the result is 0" in message, message
-    assert not any(m.title in message for m in CATALOGUE.values()), message
+    assert _titles_in(message) == 0, message

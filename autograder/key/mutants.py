@@ -60,6 +60,13 @@ def combine_heads_interleaved(x):
     return x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
 
 
+def masked_after_softmax(weights, keep, renormalised: bool = False):
+    """Weights masked after the softmax: rows that no longer sum to 1; or renormalised, which is
+    right until every kept weight of a row underflows to 0 (then nan)."""
+    weights = np.where(keep, weights, 0.0)
+    return weights / weights.sum(axis=-1, keepdims=True) if renormalised else weights
+
+
 def head_layout_mutants(make) -> dict:
     """The two wrong head layouts, made in the split and the combination together or in only one of
     them (the other done right, or by calling split_heads / combine_heads, which the checks replace

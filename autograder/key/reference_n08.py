@@ -24,6 +24,7 @@ from scipy.special import erf
 
 from . import reference as ref
 from .mistakes import MASK_FINITE_VALUE
+from .mutants import masked_after_softmax
 from .reference import as_float, combine_heads, split_heads
 
 EPS = 1e-12  # layer_norm_eps of the model's config.json
@@ -139,9 +140,7 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
     else:
         weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
     if mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
-        weights = weights * keep
-        if mistake == "mask_after_softmax_renormalised":  # right, until the kept weights underflow to 0
-            weights = weights / weights.sum(axis=-1, keepdims=True)
+        weights = masked_after_softmax(weights, keep, renormalised=mistake == "mask_after_softmax_renormalised")
     return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
 
 

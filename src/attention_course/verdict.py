@@ -324,11 +324,17 @@ def error_kind(message: str) -> str:
     return "other"
 
 
+def _names_no_size(message: str) -> bool:
+    """An error message without a single number (``np.stack``'s "all input arrays must have the same
+    shape"): any slip in a loop's shapes raises it, so it is no evidence of one mistake."""
+    return not re.search(r"\d", message)
+
+
 def _mistake_that_raises(analysis: dict, error: str) -> str | None:
     """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique.
 
     The same message first; else the same kind of error (a dtype error is no shape mistake)."""
-    if analysis.get("expected_error") or not re.search(r"\d", error):
+    if analysis.get("expected_error") or _names_no_size(error):
         return None  # the input itself is unusual, or an error that names no size: no basis for a guess
     raising = [m for m in analysis["mutants"] if m["error"] is not None and not m.get("weak")]
     same = sorted({m["mistake"] for m in raising if m["error"] == error})
@@ -527,7 +533,7 @@ def _candidates(outcomes: list[dict], analyses: list[dict], dtypes: list, probes
                                                                     exact_errors=exact_errors)})
             if outcome["status"] == "ok":
                 numbers |= wrong[-1]
-            elif not re.search(r"\d", outcome.get("message", "")):
+            elif _names_no_size(outcome.get("message", "")):
                 weak |= wrong[-1]
     if wrong:
         ways = set.intersection(*wrong) - (weak - numbers)

@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 
 from .. import reference as ref
+from ..mutants import masked_after_softmax
 from . import BOOLEAN_MASK, Exercise
 
 # --- exercise 1: all rows at once, for any leading batch axes ------------------------------------
@@ -53,9 +54,7 @@ def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
     else:
         weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
     if mask is not None and mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
-        weights = np.where(mask, weights, 0.0)  # rows no longer sum to 1
-        if mistake == "mask_after_softmax_renormalised":  # right, until the kept weights underflow to 0
-            weights = weights / weights.sum(axis=-1, keepdims=True)
+        weights = masked_after_softmax(weights, mask, renormalised=mistake == "mask_after_softmax_renormalised")
     if mistake == "returns_weights":
         return weights
     if mistake == "weights_transposed":
