@@ -33,7 +33,7 @@ STAMP = VENV / ".attention-course-installed"
 
 def _fingerprint() -> str:
     digest = hashlib.sha256()
-    for name in ("requirements.txt", "pyproject.toml"):
+    for name in ("requirements.txt", "pyproject.toml", "autograder/pyproject.toml"):
         digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
 
@@ -57,14 +57,15 @@ def setup() -> None:
     subprocess.run([*pip, "-r", str(VENV / "requirements-with-deps.txt")], check=True, cwd=ROOT)
     if no_deps:
         subprocess.run([*pip, "--no-deps", "--no-warn-conflicts", *no_deps], check=True, cwd=ROOT)
-    subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True, cwd=ROOT)
+    # the course's two packages, in development mode: the learner package (src/) and the grader
+    # (autograder/), which depends on it
+    subprocess.run([*pip, "--no-deps", "-e", str(ROOT), "-e", str(ROOT / "autograder")], check=True, cwd=ROOT)
     STAMP.write_text(_fingerprint())
 
 
 def run(*args: str | Path, check: bool = True) -> int:
     env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     code = subprocess.run([str(a) for a in args], cwd=ROOT, env=env).returncode
     if check and code:
         sys.exit(code)

@@ -26,8 +26,9 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 
-from . import IMAGES, NOTEBOOKS, REPO, SOLUTIONS
+from . import IMAGES, NOTEBOOKS, REPO, SOLUTIONS, plans
 from . import notebooks as nbio
 from .course import assignments, make_course, nbgrader, settings
 
@@ -137,7 +138,7 @@ def environment_yml() -> str:
         "# Generated from requirements.txt by `python3 tasks.py build`: edit that file, not this one.\n"
         "name: attention-from-scratch\n"
         "channels:\n  - conda-forge\n"
-        f"dependencies:\n  - python={python}\n  - pip\n  - pip:\n{body}\n      - -e .\n"
+        f"dependencies:\n  - python={python}\n  - pip\n  - pip:\n{body}\n      - -e .\n      - -e ./autograder\n"
     )
 
 
@@ -208,8 +209,7 @@ def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
 
 
 EXPECTED = REPO / "src" / "attention_course" / "expected"  # learner side: visible checks' answers
-PLANS = REPO / "autograder" / "key" / "plans"  # grading side: every check call of every test cell
-PLAN_LIMIT = 4 << 20  # a bigger plan is not stored: the grader records it itself (once, then cached)
+PLANS = plans.STORED  # grading side: every check call of every test cell
 
 
 def _generated_files() -> set[Path]:
@@ -218,33 +218,21 @@ def _generated_files() -> set[Path]:
             | set(PLANS.glob("*.json")))
 
 
-def plan_text(name: str, plan: dict) -> str | None:
-    """The stored plan of a source notebook: its check calls (no exercise metadata: the key adds it)."""
-    import json
-
-    from attention_course.convert import encode
-
-    from .pipeline import source_digest
-
-    bare = {grade_id: [{k: v for k, v in call.items() if k != "meta"} for call in calls]
-            for grade_id, calls in plan.items()}
-    text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb: edit that",
-                       "source": source_digest(name), "plan": encode(bare)}, sort_keys=True, indent=0)
-    return text + "\n" if len(text) <= PLAN_LIMIT else None
-
-
-def recorded_calls(names: list[str]) -> dict[str, dict]:
-    """{assignment: record-run result} of the source notebooks, on one warm zygote."""
-    from .pipeline import limits, record_job
-    from .workers import Zygote, run_job
+def recorded_plans(names: list[str]) -> dict[str, dict]:
+    """{assignment: plan} of the source notebooks, learnt on one warm zygote."""
+    from .records import Limits
+    from .run import run_job
+    from .sandbox.zygote import Zygote
 
     zygote = Zygote()
     try:
-        results = {}
+        learnt = {}
         for name in names:
-            job = dict(record_job(nbio.read(SOLUTIONS / f"{name}.ipynb"), limits(cell_timeout=120)), isolate=False)
-            results[name] = run_job(zygote, job, attempts=1)
-        return results
+            source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+            result = run_job(plans.record_job(source, Limits(cell_timeout=120)), zygote, attempts=1)
+            learnt[name] = plans.from_records(source, result)
+            plans.validate(source, learnt[name])
+        return learnt
     finally:
         zygote.close()
 
@@ -256,11 +244,9 @@ def expected_data(names: list[str]) -> dict[Path, str]:
     from attention_course.convert import encode
 
     from .key import analyse, meta
-    from .pipeline import plan_from_records
 
     files = {}
-    for name, result in recorded_calls(names).items():
-        plan = plan_from_records(nbio.read(SOLUTIONS / f"{name}.ipynb"), result)
+    for name, plan in recorded_plans(names).items():
         exercises: dict[str, dict] = {}
         for calls in plan.values():
             for call in calls:
@@ -275,7 +261,7 @@ def expected_data(names: list[str]) -> dict[Path, str]:
                            "autograder/key: edit those", "exercises": encode(exercises)},
                           sort_keys=True, indent=0, allow_nan=True)
         files[EXPECTED / f"{name}.json"] = text + "\n"
-        stored = plan_text(name, plan)
+        stored = plans.stored_text(name, plan)
         if stored is not None:
             files[PLANS / f"{name}.json"] = stored
     return files
@@ -295,9 +281,44 @@ def expected_files() -> dict[Path, str]:
     return files
 
 
+def _numbers_close(stored, built) -> bool:
+    """Equal structures whose arrays are equal to within float32's rounding.
+
+    The recorded inputs come from the source notebooks' own computations (PyTorch, TensorFlow), whose
+    last bit depends on the processor's vector instructions: a build on another machine may differ
+    there, and that is not a change of the course."""
+    from attention_course.convert import decode
+
+    if isinstance(stored, dict) and isinstance(built, dict):
+        if "__array__" in stored and "__array__" in built:
+            a, b = decode(stored), decode(built)
+            if a.dtype != b.dtype or a.shape != b.shape:
+                return False
+            if a.dtype.kind != "f":
+                return bool(np.array_equal(a, b))
+            return bool(np.allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=True))
+        return stored.keys() == built.keys() and all(_numbers_close(stored[k], built[k]) for k in stored)
+    if isinstance(stored, list) and isinstance(built, list):
+        return len(stored) == len(built) and all(_numbers_close(a, b) for a, b in zip(stored, built, strict=True))
+    return stored == built
+
+
+def up_to_date(path: Path, text: str) -> bool:
+    """Whether ``path`` holds ``text`` (generated data: the same numbers, to within rounding)."""
+    import json
+
+    if not path.is_file():
+        return False
+    current = path.read_text(encoding="utf-8")
+    if current == text:
+        return True
+    if path.suffix == ".json" and path.parent in (EXPECTED, PLANS):
+        return _numbers_close(json.loads(current), json.loads(text))
+    return False
+
+
 def stale(files: dict[Path, str]) -> list[str]:
-    problems = [str(path.relative_to(REPO)) for path, text in files.items()
-                if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    problems = [str(path.relative_to(REPO)) for path, text in files.items() if not up_to_date(path, text)]
     extra = _generated_files() - set(files)
     return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
 
@@ -315,8 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     for extra in _generated_files() - set(files):
         extra.unlink()
     for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if not up_to_date(path, text):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
     print(f"built {len(files)} files; {len(problems)} changed: {', '.join(problems) or 'none'}")
     return 0
 

@@ -1,8 +1,8 @@
 """Moving values between NumPy, PyTorch, TensorFlow and plain data (no answers here).
 
 ``to_numpy`` and ``to_framework`` convert arrays between frameworks; ``encode`` and ``decode`` turn
-arrays and numbers into JSON-safe plain data and back, exactly (raw bytes in base64, never pickle).
-The checks, the sandboxed grader and the build all use these, so every side agrees on one format.
+arrays and numbers into JSON-safe plain data and back, exactly (raw bytes in base64, never pickle):
+the format of the expected data the build ships and of the grader's stored plans.
 """
 
 from __future__ import annotations
@@ -12,13 +12,8 @@ import hashlib
 
 import numpy as np
 
-# dtypes that may cross between the sandbox and the grader: numbers and booleans only
+# dtypes that may be encoded: numbers and booleans only
 _PLAIN_KINDS = "biuf"
-
-# Large arrays sent once per process, then named by digest: {digest: array}. The grader's workers
-# fill it (see autograder.workers) so that a test's large inputs (a model's weights) cross the pipe
-# once per worker, not once per submission.
-BLOBS: dict[str, np.ndarray] = {}
 
 
 def blob_digest(array: np.ndarray) -> str:
@@ -64,8 +59,8 @@ def encode(value, blobs: dict | None = None, blob_bytes: int = 1 << 18):
     """JSON-safe plain data for an array, a number, a bool, a string or None (nested in lists/dicts).
 
     With ``blobs`` (a dict), an array of ``blob_bytes`` or more is put in it under its digest and
-    encoded by that name only; :func:`decode` finds it in :data:`BLOBS`. With ``blobs=BLOBS``, only
-    an array already there is named (one this process was sent); any other goes whole.
+    encoded by that name only (to name large arrays by content, as a digest of a probe does);
+    :func:`decode` then needs the same dict.
     """
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         array = np.asarray(value)  # not ascontiguousarray, which makes a 0-d array 1-d
@@ -73,9 +68,8 @@ def encode(value, blobs: dict | None = None, blob_bytes: int = 1 << 18):
             raise TypeError(f"cannot encode an array of {array.dtype}")
         if blobs is not None and array.nbytes >= blob_bytes:
             digest = blob_digest(array)
-            if blobs is not BLOBS or digest in BLOBS:
-                blobs[digest] = array
-                return {"__array__": array.dtype.str, "shape": list(array.shape), "blob": digest}
+            blobs[digest] = array
+            return {"__array__": array.dtype.str, "shape": list(array.shape), "blob": digest}
         return {"__array__": array.dtype.str, "shape": list(array.shape),
                 "b64": base64.b64encode(array.tobytes()).decode("ascii")}
     if isinstance(value, dict):
@@ -87,7 +81,7 @@ def encode(value, blobs: dict | None = None, blob_bytes: int = 1 << 18):
     raise TypeError(f"cannot encode {type(value).__name__}")
 
 
-def decode(value, max_bytes: int = 64 << 20):
+def decode(value, max_bytes: int = 64 << 20, blobs: dict | None = None):
     """The inverse of :func:`encode`; refuses anything but numbers, bools, strings and arrays of them."""
     if isinstance(value, dict):
         if "__array__" in value:
@@ -96,7 +90,7 @@ def decode(value, max_bytes: int = 64 << 20):
                 raise ValueError(f"refused dtype {dtype}")
             shape = tuple(int(n) for n in value["shape"])
             if "blob" in value:
-                array = BLOBS.get(str(value["blob"]))
+                array = (blobs or {}).get(str(value["blob"]))
                 if array is None or array.dtype != dtype or array.shape != shape or array.nbytes > max_bytes:
                     raise ValueError("an array named by digest is missing or differs")
                 return array.copy()
@@ -104,9 +98,9 @@ def decode(value, max_bytes: int = 64 << 20):
             if len(raw) > max_bytes or len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
                 raise ValueError("array data has the wrong size")
             return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
-        return {str(k): decode(v, max_bytes) for k, v in value.items()}
+        return {str(k): decode(v, max_bytes, blobs) for k, v in value.items()}
     if isinstance(value, list):
-        return [decode(v, max_bytes) for v in value]
+        return [decode(v, max_bytes, blobs) for v in value]
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise ValueError(f"refused {type(value).__name__}")

@@ -113,6 +113,8 @@ def make_call(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict |
     kwargs = dict(kwargs or {})
     arrays = tuple(as_numpy_input(v) for v in inputs)
     probes = [{"inputs": list(arrays), "kwargs": kwargs}]
+    if options.pop("loose", False):  # inputs in the thousands: judged to 1e-3 of the result's scale
+        probes[0]["loose"] = True
     if kind == "check":
         probes += evidence_probes(exercise, list(arrays), kwargs)
     if kind == "shift_invariance":
@@ -564,7 +566,8 @@ def _imprecise(value: np.ndarray, expected: np.ndarray, dtype) -> bool:
         return False
     scale = float(np.abs(e).max()) if e.size else 0.0
     for coarser in _COARSER.get(np.dtype(dtype).name, ()):
-        on_grid = bool(np.all(value.astype(coarser).astype(value.dtype) == value))
+        with np.errstate(over="ignore"):  # a value beyond the coarser range is simply not on its grid
+            on_grid = bool(np.all(value.astype(coarser).astype(value.dtype) == value))
         bound = _ULPS * float(np.finfo(coarser).eps) * (np.abs(e) + scale)
         if (on_grid or coarser == "float32") and bool(np.all(np.abs(a - e) <= bound)):
             return True
@@ -784,7 +787,7 @@ def _judge_permutation(call: dict, meta: dict, outcomes: list[dict], key: Key) -
     analysis = _lazy(key, exercise, call["probes"][0])
     plain = _value(meta, outcomes[0], analysis)
     reordered = _value(meta, outcomes[1], _lazy(key, exercise, call["probes"][1]))
-    if plain.ndim < 2 or not close(reordered, plain[..., order, :], np.float32):
+    if plain.ndim < 2 or plain.shape[-2] != order.size or not close(reordered, plain[..., order, :], np.float32):
         raise _Fail(diagnose(plain, analysis()) or "reordering the tokens should reorder the outputs in "
                     "the same way and change nothing else.")
     return [f"✓ {exercise}: reordering the tokens reorders the outputs"]
