@@ -19,6 +19,7 @@ from conftest import ASSIGNMENTS, REPO
 
 from attention_course.mistakes import CATALOGUE
 from autograder.accuracy import (
+    BLIND_SETS,
     MEASURED_SETS,
     SETS,
     UNCATALOGUED,
@@ -78,7 +79,8 @@ def test_every_notebook_has_cases_in_every_set():
 
 
 @pytest.mark.parametrize(("name", "case_set"), [(name, "design") for name in WITH_CASES]
-                         + [(name, "heldout") for name in HELD_OUT] + MEASURED_CASES)
+                         + [(name, "heldout") for name in HELD_OUT]
+                         + [(name, s) for name, s in MEASURED_CASES if s not in BLIND_SETS])
 def test_cases_name_catalogued_mistakes_of_existing_exercises(name, case_set):
     mistakes, variants = load_cases(name, case_set)
     assert mistakes and variants
@@ -87,6 +89,19 @@ def test_cases_name_catalogued_mistakes_of_existing_exercises(name, case_set):
         unknown = {mistake_of(case) for case in cases} - allowed
         assert not unknown, f"{exercise}: {unknown}"
         assert all(case.split(":", 1)[1] for case in cases if is_uncatalogued(case)), "uncatalogued needs a tag"
+
+
+@pytest.mark.parametrize(("name", "case_set"), [(name, s) for name, s in MEASURED_CASES if s in BLIND_SETS])
+def test_blind_cases_are_keyed_in_plain_words(name, case_set):
+    """A blind case is keyed by two to five words a good hint would contain, never by catalogue ids."""
+    mistakes, variants = load_cases(name, case_set)
+    assert mistakes and variants
+    for exercise, cases in mistakes.items():
+        for case, entry in cases.items():
+            assert isinstance(entry, tuple) and len(entry) == 2, f"{exercise} {case}: (words, source)"
+            words, source = entry
+            assert 2 <= len(words) <= 5 and all(isinstance(w, str) and w.strip() for w in words), (exercise, case)
+            assert "def " in source or "class " in source, (exercise, case)
 
 
 def test_titles_are_read_from_messages():
