@@ -7,10 +7,11 @@
 - the table of notebooks in ``README.md``, and its table of versions covered (``requirements.txt``
   against the Colab-like ``[colab]`` packages of ``course.toml``);
 - the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong);
-- ``src/attention_course/expected/NN_name.json``: for every input a *visible* check of the notebook
-  uses, the expected result and each catalogued mistake's result, computed with the answer key
-  (``autograder/key``). This is what lets learners' checks name mistakes with no answer in the
-  package: the source notebook runs once with the checks recording their calls.
+- ``src/attention_course/expected/NN_name.xz`` (and ``exercises.json``, which notebook holds which
+  exercise): for every input a *visible* check of the notebook uses, the expected result and each
+  catalogued mistake's result, computed with the answer key (``autograder/key``). This is what lets
+  learners' checks name mistakes with no answer in the package: the source notebook runs once with
+  the checks recording their calls.
 
 ``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
 exits 1 listing what is stale (the tests run the same comparison).
@@ -214,7 +215,7 @@ PLANS = plans.STORED  # grading side: every check call of every test cell
 
 def _generated_files() -> set[Path]:
     """Files of the generated kinds that exist now (those without a source are deleted by the build)."""
-    return (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))
+    return (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*"))
             | set(PLANS.glob("*.json")))
 
 
@@ -237,33 +238,49 @@ def recorded_plans(names: list[str]) -> dict[str, dict]:
         zygote.close()
 
 
-def expected_data(names: list[str]) -> dict[Path, str]:
-    """The visible checks' answers, one JSON file per notebook (see the module doc)."""
-    import json
+def _stored_analysis(probe: dict, analysis: dict) -> dict:
+    """What the learner package keeps of an analysis. A mistake's result judged at float32 (every
+    float input float32) is kept in float32: the judge compares it at float32's tolerance, so the
+    float64 digits beyond it never decide, and they are half of the package's size."""
+    from attention_course.verdict import task_dtype
 
-    from attention_course.convert import encode
+    rows = analysis["mutants"]
+    if task_dtype(probe) == np.float32:
+        rows = [dict(row, value=row["value"].astype(np.float32))
+                if row.get("value") is not None and row["value"].dtype == np.float64 else row for row in rows]
+    return {**analysis, "mutants": rows}
+
+
+def expected_data(names: list[str]) -> dict[Path, str | bytes]:
+    """The visible checks' answers, one compressed file per notebook and an index (see the module doc)."""
+    import json
+    import lzma
+
+    from attention_course.convert import pack
 
     from .key import analyse, meta
 
-    files = {}
+    files: dict[Path, str | bytes] = {}
+    index: dict[str, str] = {}
     for name, plan in recorded_plans(names).items():
         exercises: dict[str, dict] = {}
         for calls in plan.values():
             for call in calls:
                 if call["hidden"]:
                     continue
+                index[call["exercise"]] = name
                 entry = exercises.setdefault(call["exercise"], {"meta": meta(call["exercise"]), "probes": []})
                 for probe in call["probes"]:
                     analysis = analyse(call["exercise"], probe)
                     analysis["mutants"]  # computed now: learners need them to name mistakes
-                    entry["probes"].append({"probe": probe, "analysis": dict(analysis)})
-        text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb and "
-                           "autograder/key: edit those", "exercises": encode(exercises)},
-                          sort_keys=True, indent=0, allow_nan=True)
-        files[EXPECTED / f"{name}.json"] = text + "\n"
+                    entry["probes"].append({"probe": probe, "analysis": _stored_analysis(probe, dict(analysis))})
+        data = pack({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb and autograder/key: "
+                     "edit those", "exercises": exercises})
+        files[EXPECTED / f"{name}.xz"] = lzma.compress(data, preset=9 | lzma.PRESET_EXTREME)
         stored = plans.stored_text(name, plan)
         if stored is not None:
             files[PLANS / f"{name}.json"] = stored
+    files[EXPECTED / "exercises.json"] = json.dumps(dict(sorted(index.items())), indent=1) + "\n"
     return files
 
 
@@ -287,33 +304,44 @@ def _numbers_close(stored, built) -> bool:
     The recorded inputs come from the source notebooks' own computations (PyTorch, TensorFlow), whose
     last bit depends on the processor's vector instructions: a build on another machine may differ
     there, and that is not a change of the course."""
-    from attention_course.convert import decode
-
+    if isinstance(stored, np.ndarray) and isinstance(built, np.ndarray):
+        if stored.dtype != built.dtype or stored.shape != built.shape:
+            return False
+        if stored.dtype.kind != "f":
+            return bool(np.array_equal(stored, built))
+        return bool(np.allclose(stored, built, rtol=1e-5, atol=1e-8, equal_nan=True))
     if isinstance(stored, dict) and isinstance(built, dict):
         if "__array__" in stored and "__array__" in built:
-            a, b = decode(stored), decode(built)
-            if a.dtype != b.dtype or a.shape != b.shape:
-                return False
-            if a.dtype.kind != "f":
-                return bool(np.array_equal(a, b))
-            return bool(np.allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=True))
+            from attention_course.convert import decode
+
+            return _numbers_close(decode(stored), decode(built))
         return stored.keys() == built.keys() and all(_numbers_close(stored[k], built[k]) for k in stored)
     if isinstance(stored, list) and isinstance(built, list):
         return len(stored) == len(built) and all(_numbers_close(a, b) for a, b in zip(stored, built, strict=True))
-    return stored == built
+    return type(stored) is type(built) and stored == built
 
 
-def up_to_date(path: Path, text: str) -> bool:
-    """Whether ``path`` holds ``text`` (generated data: the same numbers, to within rounding)."""
+def _data(path: Path, content: str | bytes):
+    """Generated data decoded for comparison: a plan's JSON, a notebook's packed answers."""
     import json
+    import lzma
 
+    from attention_course.convert import unpack
+
+    if path.suffix == ".xz":
+        return unpack(lzma.decompress(content))
+    return json.loads(content)
+
+
+def up_to_date(path: Path, content: str | bytes) -> bool:
+    """Whether ``path`` holds ``content`` (generated data: the same numbers, to within rounding)."""
     if not path.is_file():
         return False
-    current = path.read_text(encoding="utf-8")
-    if current == text:
+    current = path.read_bytes() if isinstance(content, bytes) else path.read_text(encoding="utf-8")
+    if current == content:
         return True
-    if path.suffix == ".json" and path.parent in (EXPECTED, PLANS):
-        return _numbers_close(json.loads(current), json.loads(text))
+    if path.parent in (EXPECTED, PLANS) and path.suffix in (".json", ".xz"):
+        return _numbers_close(_data(path, current), _data(path, content))
     return False
 
 
@@ -335,10 +363,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     for extra in _generated_files() - set(files):
         extra.unlink()
-    for path, text in files.items():
-        if not up_to_date(path, text):
+    for path, content in files.items():
+        if not up_to_date(path, content):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
     print(f"built {len(files)} files; {len(problems)} changed: {', '.join(problems) or 'none'}")
     return 0
 

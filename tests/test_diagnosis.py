@@ -351,8 +351,10 @@ def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
     # which is right for a decoy (DECOYS) and a bug for a misspelt id
     from autograder.key.mistakes import DECOYS
 
-    expected = REPO / "src" / "attention_course" / "expected"
-    ids = set().union(*(_mistake_ids(json.loads(path.read_text())) for path in expected.glob("*.json")))
+    from attention_course import expected
+
+    stored = [expected.exercise(name) for name in expected._index(expected.FOLDER)]
+    ids = _mistake_ids(stored)
     assert ids & DECOYS == DECOYS and not DECOYS & set(CATALOGUE)
     assert ids <= set(CATALOGUE) | DECOYS, ids - set(CATALOGUE) - DECOYS
 
