@@ -349,9 +349,8 @@ def _mistake_ids(node) -> set[str]:
 def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
     # the verdict names only catalogued mistakes: a mutant under any other id silently names nothing,
     # which is right for a decoy (DECOYS) and a bug for a misspelt id
-    from autograder.key.mistakes import DECOYS
-
     from attention_course import expected
+    from autograder.key.mistakes import DECOYS
 
     stored = [expected.exercise(name) for name in expected._index(expected.FOLDER)]
     ids = _mistake_ids(stored)
