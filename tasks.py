@@ -8,6 +8,7 @@
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
     python3 tasks.py lint     ruff on code and notebooks, and the staleness check
     python3 tasks.py bench    time every solution notebook
+    python3 tasks.py bench-package   the learner wheel's size and each notebook's first data read
     python3 tasks.py bench-grading --students N   grading a class: this grader vs nbgrader serial vs the floor
     python3 tasks.py accuracy the diagnosis table: mistakes caught and named, variants accepted
     python3 tasks.py setup    only set up .venv/
@@ -99,6 +100,8 @@ def main(argv: list[str]) -> int:
         return run(PYTHON, "-m", "autograder.accuracy", *rest, check=False)
     if task == "bench":
         return run(PYTHON, "scripts/bench_notebooks.py", *rest)
+    if task == "bench-package":
+        return run(PYTHON, "scripts/bench_learner_package.py", *rest)
     if task == "bench-grading":
         return run(PYTHON, "scripts/bench_grading.py", *rest, check=False)
     print(f"unknown task {task!r}\n{__doc__}")

@@ -7,8 +7,8 @@
 - the table of notebooks in ``README.md``, and its table of versions covered (``requirements.txt``
   against the Colab-like ``[colab]`` packages of ``course.toml``);
 - the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong);
-- ``src/attention_course/expected/NN_name.xz`` (and ``exercises.json``, which notebook holds which
-  exercise): for every input a *visible* check of the notebook uses, the expected result and each
+- ``src/attention_course/expected/NN_name.zip`` (one compressed member per exercise; and
+  ``exercises.json``, which notebook holds which exercise): for every input a *visible* check of the notebook uses, the expected result and each
   catalogued mistake's result, computed with the answer key (``autograder/key``). This is what lets
   learners' checks name mistakes with no answer in the package: the source notebook runs once with
   the checks recording their calls.
@@ -251,6 +251,19 @@ def _stored_analysis(probe: dict, analysis: dict) -> dict:
     return {**analysis, "mutants": rows}
 
 
+def _archive(members: dict[str, bytes]) -> bytes:
+    """A zip of already compressed members, stored as they are, with fixed dates (the same bytes each
+    build)."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in members.items():
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+    return buffer.getvalue()
+
+
 def expected_data(names: list[str]) -> dict[Path, str | bytes]:
     """The visible checks' answers, one compressed file per notebook and an index (see the module doc)."""
     import json
@@ -274,9 +287,8 @@ def expected_data(names: list[str]) -> dict[Path, str | bytes]:
                     analysis = analyse(call["exercise"], probe)
                     analysis["mutants"]  # computed now: learners need them to name mistakes
                     entry["probes"].append({"probe": probe, "analysis": _stored_analysis(probe, dict(analysis))})
-        data = pack({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb and autograder/key: "
-                     "edit those", "exercises": exercises})
-        files[EXPECTED / f"{name}.xz"] = lzma.compress(data, preset=9 | lzma.PRESET_EXTREME)
+        files[EXPECTED / f"{name}.zip"] = _archive({f"{exercise}.xz": lzma.compress(pack(entry), preset=9 | lzma.PRESET_EXTREME)
+                                                    for exercise, entry in sorted(exercises.items())})
         stored = plans.stored_text(name, plan)
         if stored is not None:
             files[PLANS / f"{name}.json"] = stored
@@ -328,8 +340,12 @@ def _data(path: Path, content: str | bytes):
 
     from attention_course.convert import unpack
 
-    if path.suffix == ".xz":
-        return unpack(lzma.decompress(content))
+    if path.suffix == ".zip":
+        import io
+        import zipfile
+
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            return {name: unpack(lzma.decompress(archive.read(name))) for name in archive.namelist()}
     return json.loads(content)
 
 
@@ -340,7 +356,7 @@ def up_to_date(path: Path, content: str | bytes) -> bool:
     current = path.read_bytes() if isinstance(content, bytes) else path.read_text(encoding="utf-8")
     if current == content:
         return True
-    if path.parent in (EXPECTED, PLANS) and path.suffix in (".json", ".xz"):
+    if path.parent in (EXPECTED, PLANS) and path.suffix in (".json", ".zip"):
         return _numbers_close(_data(path, current), _data(path, content))
     return False
 

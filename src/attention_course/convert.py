@@ -156,9 +156,10 @@ def pack(value) -> bytes:
     return PREFIX.pack(len(header), size) + header + b"".join(chunks)
 
 
-def unpack(data: bytes, max_depth: int = 64, max_items: int = 10_000_000):
+def unpack(data: bytes, max_depth: int = 64, max_items: int = 10_000_000, copy: bool = True):
     """The value :func:`pack` packed; :class:`Malformed` for anything else (arrays of other dtypes,
-    bytes that are not there, nesting deeper than ``max_depth``, more than ``max_items`` values)."""
+    bytes that are not there, nesting deeper than ``max_depth``, more than ``max_items`` values).
+    With ``copy=False`` the arrays are read-only views of ``data``."""
     if len(data) < PREFIX.size:
         raise Malformed("too short")
     header_size, payload_size = PREFIX.unpack_from(data)
@@ -166,10 +167,10 @@ def unpack(data: bytes, max_depth: int = 64, max_items: int = 10_000_000):
         raise Malformed("the sizes do not add up")
     view = memoryview(data)
     return unpack_parts(view[PREFIX.size:PREFIX.size + header_size], view[PREFIX.size + header_size:],
-                        max_depth, max_items)
+                        max_depth, max_items, copy)
 
 
-def unpack_parts(header, payload, max_depth: int = 64, max_items: int = 10_000_000):
+def unpack_parts(header, payload, max_depth: int = 64, max_items: int = 10_000_000, copy: bool = True):
     """:func:`unpack` of a header and a payload already apart."""
     try:
         raw = json.loads(bytes(header))
@@ -184,7 +185,7 @@ def unpack_parts(header, payload, max_depth: int = 64, max_items: int = 10_000_0
             raise Malformed("nested too deep or too long")
         if isinstance(item, dict):
             if "__array__" in item:
-                return _array(item, payload)
+                return _array(item, payload, copy)
             if "__float__" in item:
                 if set(item) != {"__float__"} or item["__float__"] not in ("nan", "inf", "-inf"):
                     raise Malformed("a malformed number")
@@ -197,7 +198,7 @@ def unpack_parts(header, payload, max_depth: int = 64, max_items: int = 10_000_0
     return restore(raw, 0)
 
 
-def _array(item: dict, payload: memoryview) -> np.ndarray:
+def _array(item: dict, payload: memoryview, copy: bool) -> np.ndarray:
     if set(item) != {"__array__", "shape", "at"}:
         raise Malformed("a malformed array")
     try:
@@ -211,4 +212,5 @@ def _array(item: dict, payload: memoryview) -> np.ndarray:
     nbytes = dtype.itemsize * math.prod(shape)
     if at + nbytes > len(payload):
         raise Malformed("an array whose bytes are not there")
-    return np.frombuffer(payload[at:at + nbytes], dtype=dtype).reshape(shape).copy()
+    array = np.frombuffer(payload[at:at + nbytes], dtype=dtype).reshape(shape)
+    return array.copy() if copy else array

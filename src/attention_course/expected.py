@@ -1,10 +1,10 @@
 """The answers of the notebooks' visible checks, as the course's build computed them (data, no code).
 
-``expected/<notebook>.xz`` holds, for every input a visible check of that notebook uses, the
-expected result and each catalogued mistake's result (:func:`attention_course.convert.pack`,
-compressed with LZMA; every distinct array once); ``expected/exercises.json`` says which notebook
-holds which exercise. A notebook's file is read when one of its checks first needs it, never
-another notebook's.
+``expected/<notebook>.zip`` holds one member per exercise, ``<exercise>.xz``: for every input a
+visible check of that exercise uses, the expected result and each catalogued mistake's result
+(:func:`attention_course.convert.pack`, every distinct array once, compressed with LZMA);
+``expected/exercises.json`` says which notebook holds which exercise. An exercise's data is read
+when its first check needs it, and nothing else is.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import lzma
+import zipfile
 from pathlib import Path
 
 from .convert import unpack
@@ -26,11 +27,12 @@ def _index(folder: Path) -> dict[str, str]:
 
 
 @functools.cache
-def _notebook(folder: Path, name: str) -> dict:
-    return unpack(lzma.decompress((folder / f"{name}.xz").read_bytes()))["exercises"]
+def _read(folder: Path, notebook: str, name: str) -> dict:
+    with zipfile.ZipFile(folder / f"{notebook}.zip") as archive:
+        return unpack(lzma.decompress(archive.read(f"{name}.xz")), copy=False)
 
 
 def exercise(name: str, folder: Path = FOLDER) -> dict | None:
     """{"meta": ..., "probes": [{"probe": ..., "analysis": ...}]} of an exercise, or None."""
     notebook = _index(folder).get(name)
-    return None if notebook is None else _notebook(folder, notebook).get(name)
+    return None if notebook is None else _read(folder, notebook, name)
