@@ -3,6 +3,8 @@
 
     python3 tasks.py lab      set up if needed, open the course in JupyterLab at notebooks/
     python3 tasks.py test     set up if needed, run the whole test suite (what CI runs)
+    python3 tasks.py test --fast    the maintainer's loop (a few minutes): fast tests, and every
+                              notebook's grading of its solutions, untouched copy and one wrong answer
     python3 tasks.py build    regenerate notebooks/, environment.yml and README's table from their sources
     python3 tasks.py grade    grade a class: python3 tasks.py grade SUBMISSIONS [--out DIR] [--db URL]
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix

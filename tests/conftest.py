@@ -4,6 +4,10 @@ The class holds, for every source notebook: the solutions filled into the learne
 the untouched learner copy (``blank``), and for every exercise a copy with only that exercise wrong
 (``wrong-<grade_id>``): the first learner-style mistake of tests/cases/ for it, or, without cases,
 the exercise left unanswered. Grading them all once, in one course directory, keeps the suite fast.
+
+``pytest --fast`` (``python3 tasks.py test --fast``) is the maintainer's loop: the tests not marked
+slow, and the grading of every notebook's solutions, untouched copy and one wrong exercise (its
+first), in a few minutes.
 """
 
 from __future__ import annotations
@@ -27,6 +31,29 @@ from autograder.course import assignments  # noqa: E402
 from autograder.grade import grade  # noqa: E402
 
 ASSIGNMENTS = assignments()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", help="the maintainer's loop: no slow test but the grading of "
+                     "every notebook's solutions, untouched copy and first exercise made wrong")
+
+
+FAST_GRADING = ("test_solutions_get_full_marks", "test_untouched_learner_copy_gets_zero",
+                "test_one_wrong_exercise_loses_exactly_its_points_and_is_named")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--fast"):
+        return
+    firsts = {solution_cells(name)[0] for name in ASSIGNMENTS}
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        grading = item.originalname in FAST_GRADING and params.get("grade_id", next(iter(firsts))) in firsts
+        slow = item.get_closest_marker("slow") or item.get_closest_marker("browser")
+        (kept if grading or not slow else dropped).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=dropped)
 
 
 def solution_cells(name: str) -> list[str]:
@@ -109,8 +136,8 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 @pytest.fixture(scope="session")
-def graded_class(tmp_path_factory):
-    """Grade solved, blank and one-exercise-skipped copies of every notebook; return the rows."""
+def graded_class(tmp_path_factory, pytestconfig):
+    """Grade solved, blank and one-exercise-wrong copies of every notebook; return the rows."""
     root = tmp_path_factory.mktemp("class")
     submissions = root / "submissions"
     for name in ASSIGNMENTS:
@@ -118,7 +145,8 @@ def graded_class(tmp_path_factory):
         source = nbio.read(SOLUTIONS / f"{name}.ipynb")
         write_submission(submissions, "solved", name, nbio.fill_solutions(learner, source))
         write_submission(submissions, "blank", name, learner)
-        for grade_id in solution_cells(name):
+        exercises = solution_cells(name)
+        for grade_id in exercises[:1] if pytestconfig.getoption("--fast") else exercises:
             _, answer = wrong_answer(name, grade_id)
             wrong = nbio.fill_solutions(learner, source, {grade_id: answer or _stubbed(source, grade_id)})
             write_submission(submissions, f"wrong-{grade_id}", name, wrong)
