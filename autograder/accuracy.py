@@ -229,7 +229,8 @@ def evaluate_sets(name: str, case_sets: list[str], progress: bool = True) -> lis
     if not cases:
         return outcomes
     with tempfile.TemporaryDirectory() as tmp:
-        client = NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
+        # a cell's limit: notebook 09's training run takes about 40 s on an idle machine, more on a busy one
+        client = NotebookClient(nb, timeout=180, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": tmp}})
         with client.setup_kernel():
             for index, cell in enumerate(nb.cells):

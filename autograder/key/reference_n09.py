@@ -224,9 +224,10 @@ def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op=
 
 
 # the stand-in's messages, word for word as the notebook's StandInModel raises them (each names a
-# number: an error that names none is no evidence of a mistake for the verdict)
+# number: an error that names none is no evidence of a mistake for the verdict; and they are of two
+# kinds, verdict.error_kind's "other" and "shape", so that each names its own mistake)
 CACHE_NOT_PASSED = "call {calls} of the model came without the cache it returned"
-TOO_LONG = "{tokens} tokens, more than the model's context_length of {context_length}"
+TOO_LONG = "{tokens} tokens, more than the model's context size (context_length = {context_length})"
 
 
 class _StandIn:
