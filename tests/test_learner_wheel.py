@@ -129,6 +129,8 @@ def _nudged(value, rng, step=1):
         return value + rng.integers(step, step + 2, value.shape).astype(value.dtype)
     if isinstance(value, int) and not isinstance(value, bool):
         return value + step
+    if isinstance(value, str) and len(value) > 1:  # a text or a vocabulary: the same characters reversed
+        return value[::-1] if step % 2 else value[1:] + value[0]
     return value
 
 

@@ -26,6 +26,7 @@ SEED_NUMBERS = {
     "06_multi_head_attention": ["512", "64"],
     "07_trainable_attention": ["-0.4519", "0.2216", "-0.5874", "0.0058"],
     "08_pretrained_transformer": ["He took the hat and examined it carefully"],
+    "09_gpt_from_scratch": ["answered by trainable weights"],
 }
 
 

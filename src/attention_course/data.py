@@ -7,7 +7,9 @@ return fresh arrays, so a learner who changes one in place cannot corrupt anothe
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -188,3 +190,16 @@ def this_is_book(seed: int = 4, d_model: int = 5, d_k: int = 3):
     x = rng.standard_normal((len(THIS_IS_BOOK_TOKENS), d_model))
     w_query, w_key, w_value = (rng.standard_normal((d_model, d_k)) for _ in range(3))
     return x, w_query, w_key, w_value
+
+
+# --- notebook 09: a public-domain novel to train a small GPT on --------------------------------
+
+TEXTS = Path(__file__).resolve().parent / "texts"
+
+
+def pride_and_prejudice() -> str:
+    """Jane Austen's *Pride and Prejudice* (1813, public domain), the whole novel as one string.
+
+    684,768 ASCII characters (75 distinct); see ``texts/README.md`` for where the file comes from.
+    """
+    return gzip.decompress((TEXTS / "pride_and_prejudice.txt.gz").read_bytes()).decode("ascii")

@@ -284,6 +284,9 @@ class StoredKey(Key):
 class CheckFailed(AssertionError):
     """A check found a wrong answer; the message says what and, if it can, why."""
 
+    def _render_traceback_(self):  # IPython shows this one line instead of a traceback
+        return [str(self)]
+
 
 @dataclass
 class Verdict:
