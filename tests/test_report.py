@@ -1,12 +1,13 @@
 """The class report, the check rows in the gradebook and the Canvas export, on a synthetic class.
 
-The class: 32 learners answer notebooks 01 (PyTorch) and 02 (NumPy) with planted mistakes, taken
-from the course's own case sets (``tests/cases/``: realistic wrong answers keyed by catalogue id),
-each at a planted frequency, several per exercise, spread so that learners mix them; some are
-planted as wrong answers the catalogue does not name (the fresh sets' ``uncatalogued`` cases).
-Three more learners: one who answered nothing, one whose notebook 01 is not a notebook and who
-did not submit 02, and one who edited a test cell. The real grader grades the class once (about
-70 notebooks, 2 workers).
+The class: the sample class (``autograder/samples/submissions``: ada, full marks; ben, nothing
+answered; cleo, softmax over the wrong axis; notebook 01 only), and 32 learners who answer
+notebooks 01 (PyTorch) and 02 (NumPy) with planted mistakes, taken from the course's own case sets
+(``tests/cases/``: realistic wrong answers keyed by catalogue id), each at a planted frequency,
+several per exercise, spread so that learners mix them; some are planted as wrong answers the
+catalogue does not name (the fresh sets' ``uncatalogued`` cases). Three more learners: one who
+answered nothing, one whose notebook 01 is not a notebook and who did not submit 02, and one who
+edited a test cell. The real grader grades the class once (73 notebooks, 2 workers).
 
 The tests check that the report ranks every exercise's planted mistakes in the planted order with
 the planted counts; that the gradebook's table holds the same rows as ``checks.csv``; that the
@@ -40,10 +41,14 @@ COURSE = "attention-from-scratch"
 N01, N02 = "01_attention_without_weights", "02_general_attention_numpy"
 LEARNERS = [f"learner-{i:02d}" for i in range(1, 33)]
 BLANK, BROKEN, TAMPERER = "blank-page", "broken-file", "edits-tests"
+SAMPLES = REPO / "autograder" / "samples" / "submissions"
+SAMPLE_MISTAKES = {(N01, "softmax_stable", "softmax_wrong_axis"): {"cleo"}}  # the sample class's own
+SAMPLE_UNANSWERED = {N01: ["ben"], N02: []}
 # (notebook, exercise, planted named mistakes with their learners, planted unnamed (set, case, learners)),
-# counts all different within an exercise so that the planted order is unambiguous
+# counts all different within an exercise so that the planted order is unambiguous; a count includes
+# the sample class's learners who made that mistake (SAMPLE_MISTAKES)
 PLANTED = [
-    (N01, "softmax_stable", [("softmax_wrong_axis", 9), ("softmax_no_max_subtraction", 6), ("normalise_by_sum", 3)],
+    (N01, "softmax_stable", [("softmax_wrong_axis", 8 + 1), ("softmax_no_max_subtraction", 6), ("normalise_by_sum", 3)],
      ("fresh", "uncatalogued:max_without_keepdim", 2)),
     (N01, "self_attention_no_weights", [("returns_weights", 7), ("weights_times_scores", 4), ("no_softmax", 2)], None),
     (N02, "state_weights", [("no_scaling", 10), ("scale_by_d_k", 5), ("scale_by_sqrt_tokens", 2)], None),
@@ -65,7 +70,8 @@ def planted_answers() -> dict[str, dict[str, dict[str, str]]]:
     learners from an offset of its own, so that one learner's mistakes differ from exercise to exercise."""
     answers: dict[str, dict[str, dict[str, str]]] = {learner: {N01: {}, N02: {}} for learner in LEARNERS}
     for number, (notebook, exercise, named, unnamed) in enumerate(PLANTED):
-        wrong = [_design_case(notebook, exercise, mistake) for mistake, count in named for _ in range(count)]
+        wrong = [_design_case(notebook, exercise, mistake) for mistake, count in named
+                 for _ in range(count - len(SAMPLE_MISTAKES.get((notebook, exercise, mistake), ())))]
         if unnamed:
             case_set, case, count = unnamed
             wrong += [load_cases(notebook, case_set)[0][exercise][case]] * count
@@ -83,7 +89,7 @@ def expected_learners(notebook: str, exercise: str) -> dict[str, set[str]]:
     if planted[3]:
         sources["unnamed"] = load_cases(notebook, planted[3][0])[0][exercise][planted[3][1]]
     return {key: {learner for learner in LEARNERS if answers[learner][notebook].get(exercise) == source}
-            for key, source in sources.items()}
+            | SAMPLE_MISTAKES.get((notebook, exercise, key), set()) for key, source in sources.items()}
 
 
 def _with_edited_test(nb):
@@ -98,6 +104,7 @@ def graded(tmp_path_factory) -> Path:
     """The synthetic class, graded by the real grader; returns the out folder."""
     root = tmp_path_factory.mktemp("synthetic")
     submissions = root / "submissions"
+    shutil.copytree(SAMPLES, submissions)
     learner = {name: nbio.read(NOTEBOOKS / f"{name}.ipynb") for name in (N01, N02)}
     source = {name: nbio.read(SOLUTIONS / f"{name}.ipynb") for name in (N01, N02)}
     for student, notebooks in planted_answers().items():
@@ -138,7 +145,7 @@ def test_the_report_ranks_each_exercises_planted_mistakes_in_the_planted_order(g
             assert mistake in mistakes, (exercise, mistake, mistakes)
             assert learners == planted[mistake] and len(learners) == count, (exercise, mistake, sorted(learners))
         assert set(summary.unnamed) == planted.get("unnamed", set()), (exercise, summary.unnamed)
-        assert summary.unanswered == [BLANK], (exercise, summary.unanswered)
+        assert summary.unanswered == sorted([BLANK, *SAMPLE_UNANSWERED[notebook]]), (exercise, summary.unanswered)
 
 
 def test_the_class_ranking_starts_with_the_commonest_mistakes_of_all_exercises(graded):
@@ -231,7 +238,7 @@ def _check_the_page(tab, graded: Path) -> None:
     cards = {card.get_attribute("id"): card.locator("b").inner_text() for card in tab.locator(".card").all()}
     assert cards["card-checks"] == str(len(checks))
     assert cards["card-checks-failed"] == str(sum(row["passed"] == "False" for row in checks))
-    assert cards["card-learners"] == str(len(LEARNERS) + 3)
+    assert cards["card-learners"] == str(len(LEARNERS) + 6)
     shown = {}
     for row in tab.locator("table.exercise tr.mistake, table.exercise tr.unnamed, table.exercise tr.unanswered").all():
         kind = row.get_attribute("class")
@@ -273,7 +280,7 @@ def test_the_canvas_export_round_trips_with_manual_grades_and_roster_problems(gr
     roster = tmp_path / "roster.csv"
     lines = ["Student,ID,SIS User ID,SIS Login ID,Section,Current Score",
              "    Points Possible,,,,,(read only)"]
-    on_roster = [name for name in LEARNERS if name != LEARNERS[-1]] + [BLANK, BROKEN, TAMPERER]
+    on_roster = [name for name in LEARNERS if name != LEARNERS[-1]] + [BLANK, BROKEN, TAMPERER, "ada", "ben", "cleo"]
     lines += [f'"Learner, {name}",{1000 + i},S{i},{name},Tuesday,' for i, name in enumerate(on_roster)]
     extra = len(lines) + 1  # the line number of the first of these
     lines += ['"Late, Comer",2001,S2001,late-comer,Tuesday,',  # on the roster, submitted nothing
