@@ -143,7 +143,11 @@ def _read_checks(data: ClassData, db_url: str, course: str, gradebook: bool) -> 
     stored = stored or []
     in_table = {(row.student, row.assignment) for row in stored}
     extra = [row for row in from_csv if (row.student, row.assignment) not in in_table]
-    data.checks = stored + extra
+    rows = stored + extra
+    if data.results:  # a submission regraded into a failure keeps its earlier rows in both stores: not shown
+        ran = {(r.student, r.assignment) for r in data.results if r.status in ("graded", "tampered")}
+        rows = [row for row in rows if (row.student, row.assignment) in ran]
+    data.checks = rows
     data.checks_source = " and ".join(([f"the gradebook's {checks_db.TABLE.name} table"] if stored else [])
                                       + (["checks.csv"] if extra else []))
 

@@ -87,9 +87,13 @@ def test_a_class_whose_every_submission_failed_gives_a_page_that_says_so(tmp_pat
     _grades_csv(out, [Result("ada", N01, f"{N01}.ipynb", 0, 12, 0, 10, False, "failed", "the kernel died"),
                       Result("ben", N01, f"{N01}.ipynb", 0, 12, 0, 10, False, "invalid", "not valid notebook JSON"),
                       Result("cleo", N01, f"{N01}.ipynb", 0, 12, 0, 10, False, "missing", "no notebook submitted")])
-    (out / "checks.csv").write_text(",".join(checks_csv.COLUMNS) + "\n", encoding="utf-8")  # no check ran
+    # rows left from an earlier run, when ada's notebook still ran: not this run's, so not shown
+    checks_csv.update([CheckRow("ada", N01, "correct_softmax_stable", "softmax_stable", False, False,
+                                "softmax_wrong_axis", "✗ softmax_stable: softmax normalises over the wrong axis")],
+                      out / "checks.csv")
     page = report.write_report(out).read_text(encoding="utf-8")
-    assert "No submission could be graded" in page
+    assert "No submission could be graded" in page and "softmax_wrong_axis" not in page
+    assert 'id="card-checks"><b>0</b>' in page
     assert page.count('<tr class="trouble"') == 2 and "the kernel died" in page
     _assert_self_contained_and_inert(page)
 
