@@ -7,6 +7,7 @@
                               notebook's grading of its solutions, untouched copy and one wrong answer
     python3 tasks.py build    regenerate notebooks/, environment.yml and README's table from their sources
     python3 tasks.py grade    grade a class: python3 tasks.py grade SUBMISSIONS [--out DIR] [--db URL]
+    python3 tasks.py report   the class report of a graded folder: DIR/report.html (--out DIR [--threshold 0.5])
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
     python3 tasks.py lint     ruff on code and notebooks, and the staleness check
     python3 tasks.py bench    time every solution notebook
@@ -92,6 +93,8 @@ def main(argv: list[str]) -> int:
         return run(PYTHON, "-m", "autograder.build", *rest)
     if task == "grade":
         return run(PYTHON, "-m", "autograder.grade", *rest, check=False)
+    if task == "report":
+        return run(PYTHON, "-m", "autograder.report", *rest, check=False)
     if task == "fmt":
         run(PYTHON, "-m", "autograder.fmt")
         return run(PYTHON, "-m", "ruff", "check", "--fix", "--quiet", ".", check=False)

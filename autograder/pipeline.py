@@ -30,7 +30,7 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from . import NOTEBOOKS, SOLUTIONS, checks_csv, plans
+from . import NOTEBOOKS, SOLUTIONS, checks_csv, checks_db, plans
 from . import notebooks as nbio
 from .course import assignments, course_id, make_course, nbgrader
 from .dispatch import DaskExecutor, LocalExecutor, default_workers
@@ -283,6 +283,7 @@ class Grader:
         finally:
             bar.close()
             checks_csv.update(rows, self.out / "checks.csv")
+            checks_db.store(rows, self.db_url, self.course_id)
         ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
         self._summary(ordered, bar.n, time.perf_counter() - grading_started, time.perf_counter() - started)
         return ordered
