@@ -38,22 +38,25 @@ TABLE = sa.Table(
 _FIELDS = ("student", "assignment", "test", "exercise", "hidden", "passed", "mistake", "message")
 
 
-def store(rows: list[CheckRow], db_url: str, course: str) -> None:
-    """Replace the stored rows of every submission in ``rows`` with ``rows``, in one transaction."""
-    if not rows:
+def store(rows: list[CheckRow], db_url: str, course: str, regraded: set[tuple[str, str]] | None = None) -> None:
+    """Replace the stored rows of the ``regraded`` submissions ((student, assignment); by default those
+    in ``rows``) with ``rows``, in one transaction: a submission regraded into a failure has none."""
+    submissions = sorted({(assignment, student) for student, assignment in regraded} if regraded is not None
+                         else {(row.assignment, row.student) for row in rows})
+    if not submissions:
         return
     engine = sa.create_engine(db_url)
     try:
         METADATA.create_all(engine, checkfirst=True)
-        submissions = sorted({(row.assignment, row.student) for row in rows})
         with engine.begin() as connection:
             for start in range(0, len(submissions), 200):  # stays under every database's bound-parameter limit
                 chunk = submissions[start:start + 200]
                 connection.execute(sa.delete(TABLE).where(
                     TABLE.c.course == course, sa.tuple_(TABLE.c.assignment, TABLE.c.student).in_(chunk)))
-            connection.execute(TABLE.insert(), [
-                {"course": course, "position": position, **{name: getattr(row, name) for name in _FIELDS}}
-                for position, row in enumerate(rows)])
+            if rows:
+                connection.execute(TABLE.insert(), [
+                    {"course": course, "position": position, **{name: getattr(row, name) for name in _FIELDS}}
+                    for position, row in enumerate(rows)])
     finally:
         engine.dispose()
 

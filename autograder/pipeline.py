@@ -268,11 +268,12 @@ class Grader:
         for tag, result in results.items():  # not run: missing, invalid, or unchanged since the last run
             if self.state.previous.get(tag, {}).get("result") != asdict(result):
                 self.state.save("", result)
-        rows = []
+        rows, recorded = [], set()
         grading_started = time.perf_counter()
         try:
             for _ in range(len(pending)):
                 tag, future = done.get()
+                recorded.add(tag)
                 context = pending.pop(tag)
                 result = context["result"]
                 rows += record(context["notebook"], plans_found[tag[1]], future.result(), result,
@@ -282,8 +283,10 @@ class Grader:
                 bar.update(1)
         finally:
             bar.close()
-            checks_csv.update(rows, self.out / "checks.csv")
-            checks_db.store(rows, self.db_url, self.course_id)
+            # the check rows of every submission graded now, or with nothing to grade, are replaced
+            regraded = recorded | {tag for tag, r in results.items() if r.status in ("missing", "invalid", "failed")}
+            checks_csv.update(rows, self.out / "checks.csv", regraded)
+            checks_db.store(rows, self.db_url, self.course_id, regraded)
         ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
         self._summary(ordered, bar.n, time.perf_counter() - grading_started, time.perf_counter() - started)
         return ordered
