@@ -136,7 +136,17 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 @pytest.fixture(scope="session")
-def graded_class(tmp_path_factory, pytestconfig):
+def warm_workers():
+    """One set of warm grading workers for the session's grading runs (each run would start its own)."""
+    from autograder.dispatch import LocalExecutor, default_workers
+
+    executor = LocalExecutor(default_workers())
+    yield executor
+    executor.close()
+
+
+@pytest.fixture(scope="session")
+def graded_class(tmp_path_factory, pytestconfig, warm_workers):
     """Grade solved, blank and one-exercise-wrong copies of every notebook; return the rows."""
     root = tmp_path_factory.mktemp("class")
     submissions = root / "submissions"
@@ -150,7 +160,7 @@ def graded_class(tmp_path_factory, pytestconfig):
             _, answer = wrong_answer(name, grade_id)
             wrong = nbio.fill_solutions(learner, source, {grade_id: answer or _stubbed(source, grade_id)})
             write_submission(submissions, f"wrong-{grade_id}", name, wrong)
-    results = grade(submissions, root / "out", progress=False)
+    results = grade(submissions, root / "out", progress=False, executor=warm_workers)
     return {(r.student, r.assignment): r for r in results}, root / "out"
 
 
@@ -167,3 +177,11 @@ def _stubbed(source, grade_id: str) -> str:
         elif not inside:
             kept.append(line)
     return "\n".join(kept)
+
+
+def sandbox_leftovers() -> list[str]:
+    """Processes a sandbox left behind: children of a warm zygote (which has none between jobs)."""
+    ps = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
+    rows = [line.split(None, 2) for line in ps.splitlines() if len(line.split(None, 2)) == 3]
+    zygotes = {pid for pid, _, args in rows if "autograder.sandbox.zygote" in args}
+    return [args for pid, ppid, args in rows if ppid in zygotes]

@@ -27,7 +27,7 @@ def _with_cell(nb, source: str, after: int = 3):
 
 
 @pytest.fixture(scope="module")
-def bad_class(tmp_path_factory):
+def bad_class(tmp_path_factory, warm_workers):
     root = tmp_path_factory.mktemp("bad")
     subs = root / "submissions"
     write_submission(subs, "good", NAME, _solved())
@@ -57,7 +57,8 @@ def bad_class(tmp_path_factory):
                          after=4)
     write_submission(subs, "monkeypatch", NAME, patched)
     before = tree_digest(SOLUTIONS)
-    results = grade(subs, root / "out", cell_timeout=5, notebook_timeout=90, progress=False)
+    results = grade(subs, root / "out", cell_timeout=5, notebook_timeout=90, progress=False,
+                    executor=warm_workers)
     return {r.student: r for r in results}, root / "out", before
 
 

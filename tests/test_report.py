@@ -100,7 +100,7 @@ def _with_edited_test(nb):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> Path:
+def graded(tmp_path_factory, warm_workers) -> Path:
     """The synthetic class, graded by the real grader; returns the out folder."""
     root = tmp_path_factory.mktemp("synthetic")
     submissions = root / "submissions"
@@ -119,7 +119,7 @@ def graded(tmp_path_factory) -> Path:
     broken.write_text('{"cells": [', encoding="utf-8")
     (submissions / BROKEN / N02).mkdir()  # nothing submitted for 02
     out = root / "out"
-    grade(submissions, out, progress=False, workers=2)
+    grade(submissions, out, progress=False, executor=warm_workers)
     return out
 
 
