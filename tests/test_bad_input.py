@@ -9,6 +9,7 @@ import nbformat
 import pytest
 from conftest import NOTEBOOKS, SOLUTIONS, nbio, read_csv, tree_digest, write_submission
 
+from autograder.course import course_id
 from autograder.grade import grade
 
 pytestmark = pytest.mark.slow
@@ -123,7 +124,7 @@ def test_bad_input_leaves_solutions_and_gradebook_intact(bad_class):
     assert tree_digest(SOLUTIONS) == before
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{out / 'course' / 'gradebook.db'}", "attention-from-scratch") as gradebook:
+    with Gradebook(f"sqlite:///{out / 'course' / 'gradebook.db'}", course_id()) as gradebook:
         graded = {s.student.id for s in gradebook.assignment_submissions(NAME)}
     assert {"good", "renamed", "loop", "tamper"} <= graded
     rows = read_csv(out / "grades.csv")

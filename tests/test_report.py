@@ -33,11 +33,12 @@ from conftest import REPO, read_csv, write_submission
 from autograder import NOTEBOOKS, SOLUTIONS, checks_db, lms, report
 from autograder import notebooks as nbio
 from autograder.accuracy import load_cases, mistake_of
+from autograder.course import course_id
 from autograder.grade import grade
 
 pytestmark = pytest.mark.slow
 
-COURSE = "attention-from-scratch"
+COURSE = course_id()
 N01, N02 = "01_attention_without_weights", "02_general_attention_numpy"
 LEARNERS = [f"learner-{i:02d}" for i in range(1, 33)]
 BLANK, BROKEN, TAMPERER = "blank-page", "broken-file", "edits-tests"

@@ -23,10 +23,11 @@ from conftest import REPO, cli_env
 from test_postgres import postgres_url  # noqa: F401 (the throw-away PostgreSQL server, a fixture here too)
 
 from autograder import checks_csv, checks_db, lms, report
+from autograder.course import course_id
 from autograder.records import CSV_COLUMNS, CheckRow, Result
 
 N01 = "01_attention_without_weights"
-COURSE = "attention-from-scratch"
+COURSE = course_id()
 
 
 def _grades_csv(out: Path, results: list[Result]) -> None:
