@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The course's task runner. Needs only Python >= 3.11; sets up .venv/ itself when it is missing.
 
-    python3 tasks.py lab      set up if needed, open the course in JupyterLab at notebooks/
+    python3 tasks.py lab      set up if needed, open the course in JupyterLab at notebooks/ (as learners see it)
     python3 tasks.py test     set up if needed, run the whole test suite (what CI runs)
     python3 tasks.py test --fast    the maintainer's loop (a few minutes): fast tests, and every
                               notebook's grading of its solutions, untouched copy and one wrong answer
@@ -33,6 +33,8 @@ VENV = Path(os.environ.get("ATTENTION_COURSE_VENV", ROOT / ".venv"))
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".attention-course-installed"
+# JupyterLab as learners get it: no news pop-up, no nbgrader instructor tools (see its README.md).
+LEARNER_JUPYTER_CONFIG = ROOT / "jupyter-config" / "learner"
 
 
 def _fingerprint() -> str:
@@ -67,8 +69,14 @@ def setup() -> None:
     STAMP.write_text(_fingerprint())
 
 
-def run(*args: str | Path, check: bool = True) -> int:
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+def lab_environment() -> dict[str, str]:
+    """What `lab` adds to the environment: the learners' Jupyter configuration searched first."""
+    path = os.pathsep.join(filter(None, [str(LEARNER_JUPYTER_CONFIG), os.environ.get("JUPYTER_CONFIG_PATH")]))
+    return {"JUPYTER_CONFIG_PATH": path}
+
+
+def run(*args: str | Path, check: bool = True, extra_env: dict[str, str] | None = None) -> int:
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", **(extra_env or {}))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     code = subprocess.run([str(a) for a in args], cwd=ROOT, env=env).returncode
     if check and code:
@@ -86,7 +94,8 @@ def main(argv: list[str]) -> int:
         return 0
     if task == "lab":
         as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
-        return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *as_root, *rest)
+        return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *as_root, *rest,
+                   extra_env=lab_environment())
     if task == "test":
         return run(PYTHON, "-m", "pytest", *rest, check=False)
     if task == "build":

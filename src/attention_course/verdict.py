@@ -284,7 +284,9 @@ class StoredKey(Key):
 class CheckFailed(AssertionError):
     """A check found a wrong answer; the message says what and, if it can, why."""
 
-    def _render_traceback_(self):  # IPython shows this one line instead of a traceback
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows this instead of a traceback: the learner sees the one ✗ line (with its hint),
+        # in the notebook and in nbgrader's Validate dialog. Grading never relies on the display.
         return [str(self)]
 
 
