@@ -374,3 +374,49 @@ def _drive(page, base: str, root: Path, token: str, n_code: int, artifacts: Path
     outputs = [o for c in saved["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error"], "the saved notebook has an error"
     assert any("image/png" in o.get("data", {}) for o in outputs), "the saved notebook has no image"
+
+
+HOSTILE = ('<script>document.title="PWNED"</script><img src="x" onerror="document.title=\'PWNED\'">'
+           '<a id="js" href="javascript:document.title=\'PWNED\'">link</a>'
+           '<svg onload="document.title=\'PWNED\'"></svg><iframe src="javascript:parent.document.title=\'PWNED\'">'
+           '</iframe><b onmouseover="document.title=\'PWNED\'">bold</b>')
+
+
+@pytest.mark.browser
+def test_a_feedback_page_runs_nothing_a_learner_wrote(chromium, tmp_path):
+    """A feedback page of a submission with scripts in its Markdown, its HTML outputs and a JavaScript
+    output, as the grader writes it, opened in Chromium: its title stays, no dialog opens, clicking
+    and hovering runs nothing."""
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    from autograder.feedback import FeedbackExporter, note_cells
+
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell("# Feedback\n\n" + HOSTILE),
+        v4.new_code_cell("display(HTML(...))", outputs=[
+            v4.new_output("display_data", data={"text/html": HOSTILE, "text/plain": "x"}),
+            v4.new_output("display_data", data={"application/javascript": "document.title='PWNED'"})])])
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.cells[:0] = note_cells([f"edited test cell {HOSTILE}"], 0)
+    html, _ = FeedbackExporter().from_notebook_node(nb)  # the grader's exporter (write_page adds the grades)
+    page_path = tmp_path / "feedback.html"
+    page_path.write_text(html, encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            dialogs = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(page_path.as_uri())
+            page.wait_for_load_state("load")
+            for selector in ("#js", "b"):
+                for element in page.locator(selector).all():
+                    element.hover()
+                    element.click(no_wait_after=True)
+            page.wait_for_timeout(500)
+            assert page.title() != "PWNED" and not dialogs, (page.title(), dialogs)
+            assert "bold" in page.content()  # the learner's formatting stays, only what runs is gone
+        finally:
+            browser.close()
