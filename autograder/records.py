@@ -141,6 +141,7 @@ class Submission:
     assignment: str
     path: Path | None = None
     note: str = ""  # how it was found (a renamed file, a misplaced one)
+    rank: int = 0  # how sure intake is that it is this assignment's notebook: the lower, the surer
 
 
 @dataclass
@@ -154,6 +155,8 @@ class Result:
     max_score: float = 0.0
     auto_score: float = 0.0
     auto_max_score: float = 0.0
+    manual_score: float = 0.0  # the written answers' points, as graded by hand in the formgrader
+    manual_max_score: float = 0.0
     needs_manual_grading: bool = False
     status: str = "graded"  # graded | tampered | missing | invalid | failed
     message: str = ""
