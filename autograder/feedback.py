@@ -169,22 +169,14 @@ class FeedbackExporter(HTMLExporter):
 class GradesFromGradebook(GetGrades):
     """nbgrader's ``GetGrades`` (each graded cell's score, points and comment; the notebook's total),
     and what the page says besides: for each graded cell, whether it was graded by hand or still waits
-    for it, and the notebook's points from the checks, by hand and still waiting."""
+    for it, and the notebook's points from the checks (code cells, as nbgrader's ``code_score``), by
+    hand (written answers and tasks) and still waiting."""
 
     def preprocess(self, nb, resources):
-        from nbgrader.api import Gradebook
-
-        from .grades import scores_of
-
-        self.pending = 0.0
+        self.parts = {"auto_score": 0.0, "auto_max_score": 0.0, "manual_score": 0.0, "manual_max_score": 0.0,
+                      "pending": 0.0}
         nb, resources = super().preprocess(nb, resources)
-        grades = resources["nbgrader"]
-        with Gradebook(self.db_url) as gradebook:
-            found = gradebook.find_submission_notebook(self.notebook_id, self.assignment_id, self.student_id)
-            scores = scores_of(found.to_dict())
-        grades.update(auto_score=scores["auto_score"], auto_max_score=scores["auto_max_score"],
-                      manual_score=scores["manual_score"], manual_max_score=scores["manual_max_score"],
-                      pending=self.pending)
+        resources["nbgrader"].update(self.parts)
         return nb, resources
 
     def _get_score(self, cell, resources) -> None:
@@ -193,8 +185,11 @@ class GradesFromGradebook(GetGrades):
                                           self.assignment_id, self.student_id)
         cell.metadata.nbgrader["graded_by_hand"] = grade.manual_score is not None
         cell.metadata.nbgrader["needs_manual_grade"] = bool(grade.needs_manual_grade)
+        kind = "auto" if cell.cell_type == "code" and not cell.metadata.nbgrader.get("task") else "manual"
+        self.parts[f"{kind}_score"] += float(grade.score or 0)
+        self.parts[f"{kind}_max_score"] += float(grade.max_score or 0)
         if grade.needs_manual_grade:
-            self.pending += float(grade.max_score or 0)
+            self.parts["pending"] += float(grade.max_score or 0)
 
 
 def note_cells(tampering: list[str] | tuple = (), unneeded: int = 0) -> list:

@@ -103,39 +103,38 @@ def graded_by_hand(db_url: str, course_id: str, student: str, assignment: str) -
         return {grade.name: bool(grade.needs_manual_grade) for grade in nb.grades if grade.manual_score is not None}
 
 
-def keep_manual_grades(db_url: str, course_id: str, student: str, assignment: str, before: dict[str, bool],
-                       unchanged: set[str]) -> None:
-    """After ``SaveAutoGrades``: each grade given by hand to an answer that did not change gets its
-    review flag back (SaveAutoGrades sets it on every manual grade)."""
-    from nbgrader.api import Gradebook
-
-    kept = {grade_id: flag for grade_id, flag in before.items() if grade_id in unchanged}
-    if not kept:
-        return
-    with Gradebook(db_url, course_id) as gradebook:
-        for grade_id, flag in kept.items():
-            gradebook.find_grade(grade_id, assignment, assignment, student).needs_manual_grade = flag
-        gradebook.db.commit()
-
-
 def submitted_time(path: Path) -> str:
     """A submitted file's time (when it was last written) as nbgrader writes ``timestamp.txt``."""
     moment = datetime.datetime.fromtimestamp(path.stat().st_mtime, tz=datetime.timezone.utc)
     return moment.strftime("%Y-%m-%d %H:%M:%S.%f %Z")
 
 
-def keep_submitted(course: Path, result: Result, submitted: Path, db_url: str, course_id: str) -> None:
-    """The submitted notebook and its time in ``course/submitted/``, and the same time in the gradebook,
-    where the formgrader looks for them (nbgrader's ``get_submitted_students``, ``get_autograded_students``)."""
-    from nbgrader.api import Gradebook
-
+def keep_submitted(course: Path, result: Result, submitted: Path) -> str:
+    """The submitted notebook and its time in ``course/submitted/``, where the formgrader looks for them
+    (nbgrader's ``get_submitted_students``, ``get_autograded_students``); returns the time."""
     folder = course / "submitted" / result.student / result.assignment
     folder.mkdir(parents=True, exist_ok=True)
     (folder / result.notebook).write_bytes(submitted.read_bytes())
     when = submitted_time(submitted)
     (folder / "timestamp.txt").write_text(when, encoding="utf-8")
+    return when
+
+
+def settle(db_url: str, course_id: str, result: Result, kept: dict[str, bool], when: str | None) -> dict:
+    """After ``SaveAutoGrades``, in one gradebook session: each grade given by hand to an answer that did
+    not change gets its review flag back (``kept``: SaveAutoGrades sets it on every manual grade); the
+    submission gets the time of ``course/submitted/`` (the formgrader shows a submission autograded when
+    the two agree). Returns nbgrader's dict of the notebook's scores (``SubmittedNotebook.to_dict``)."""
+    from nbgrader.api import Gradebook
+
+    student, assignment = result.student, result.assignment
     with Gradebook(db_url, course_id) as gradebook:
-        gradebook.update_or_create_submission(result.assignment, result.student, timestamp=when)
+        for grade_id, flag in kept.items():
+            gradebook.find_grade(grade_id, assignment, assignment, student).needs_manual_grade = flag
+        gradebook.db.commit()
+        if when is not None:
+            gradebook.update_or_create_submission(assignment, student, timestamp=when)
+        return gradebook.find_submission_notebook(assignment, assignment, student).to_dict()
 
 
 @functools.lru_cache(maxsize=64)
@@ -197,10 +196,10 @@ def record(nb, plan: dict, outcome: JobResult, result: Result, tampering: list[s
     before = graded_by_hand(where.db_url, where.course_id, result.student, result.assignment)
     previous = _answers(nbio.read(target)) if before and target.is_file() else {}
     save_grades(recorded.notebook, resources)
-    keep_manual_grades(where.db_url, where.course_id, result.student, result.assignment, before,
-                       {k for k, v in _answers(recorded.notebook).items() if previous.get(k) == v})
-    if submitted is not None:
-        keep_submitted(where.course, result, submitted, where.db_url, where.course_id)
+    unchanged = {k for k, v in _answers(recorded.notebook).items() if previous.get(k) == v}
+    when = keep_submitted(where.course, result, submitted) if submitted is not None else None
+    scores = settle(where.db_url, where.course_id, result,
+                    {grade_id: flag for grade_id, flag in before.items() if grade_id in unchanged}, when)
     notes = list(recorded.notes)
     if tampering:
         result.status = "tampered"
@@ -213,14 +212,5 @@ def record(nb, plan: dict, outcome: JobResult, result: Result, tampering: list[s
     target.write_text(nbio.dumps(autograded), encoding="utf-8")
     page_of(where.exporter, autograded, result.student, result.assignment, where.db_url,
             where.feedback / result.student / f"{result.assignment}.html")
-    result.__dict__.update(scores_of(submission_scores(where.db_url, where.course_id, result.assignment,
-                                                       result.student)))
+    result.__dict__.update(scores_of(scores))
     return recorded.rows
-
-
-def submission_scores(db_url: str, course_id: str, assignment: str, student: str) -> dict:
-    """nbgrader's dict of a submitted notebook's scores (``SubmittedNotebook.to_dict``)."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(db_url, course_id) as gradebook:
-        return gradebook.find_submission_notebook(assignment, assignment, student).to_dict()

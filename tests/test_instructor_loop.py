@@ -285,9 +285,14 @@ def _grade_cleo(page, base: str, token: str, expect) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Nbgrader$")).click()
     page.get_by_role("menuitem", name=re.compile("Formgrader")).click()
     frame = page.frame_locator(".jp-MainAreaWidget iframe").first
+    crumbs = frame.locator(".breadcrumb li")
+    # each click loads a page of the formgrader: wait for its breadcrumb before the next click
     frame.get_by_role("link", name="Manual Grading").first.click()
-    frame.get_by_role("link", name=NAME).first.click()
-    frame.get_by_role("link", name=NAME).last.click()
+    expect(crumbs).to_have_text(["Manual Grading"])
+    frame.locator("table").get_by_role("link", name=NAME).click()
+    expect(crumbs).to_have_text(["Manual Grading", NAME])
+    frame.locator("table").get_by_role("link", name=NAME).click()
+    expect(crumbs).to_have_text(["Manual Grading", NAME, NAME])
     frame.get_by_role("button", name="Show All Names").click()
     frame.locator("tr", has_text="cleo").get_by_role("link").first.click()
     score = frame.locator(f"input.score#{WRITTEN}")
