@@ -297,6 +297,11 @@ def _grade_cleo(page, base: str, token: str, expect) -> None:
     frame.locator("tr", has_text="cleo").get_by_role("link").first.click()
     score = frame.locator(f"input.score#{WRITTEN}")
     expect(score).to_be_visible()
+    # the formgrader binds its inputs to the gradebook's grades once it has loaded them: typed earlier,
+    # a grade is overwritten by the loaded (empty) one and never saved
+    grading = next(f for f in page.frames if "/formgrader/submissions/" in f.url)
+    grading.wait_for_function("() => window.formgrader && formgrader.grades && formgrader.grades.loaded "
+                              "&& formgrader.comments && formgrader.comments.loaded")
     # the rubric is in front of the grader, right after the answer
     expect(frame.locator("blockquote", has_text="Rubric (2 points)").first).to_be_attached()
     score.fill("1")
