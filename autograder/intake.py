@@ -167,7 +167,7 @@ def _looks_like_a_class(folder: Path, known: set[str]) -> bool:
             return True
         if entry.is_dir():
             for inner in entry.iterdir():
-                if inner.name in known and inner.is_dir() or inner.suffix == ".ipynb" and inner.stem in known:
+                if (inner.name in known and inner.is_dir()) or (inner.suffix == ".ipynb" and inner.stem in known):
                     return True
     return False
 
@@ -215,9 +215,11 @@ def _student_folder(found: Found, folder: Path, catalogue: Catalogue) -> None:
         if in_folder and path.name == f"{in_folder}.ipynb":
             found.add(Submission(student, in_folder, path), IN_PLACE)
             continue
-        what = catalogue.identify(path)
+        by_cells = catalogue.by_cells(path)
+        what = by_cells or catalogue.by_name(path.name)
         if in_folder and what == in_folder:
-            found.add(Submission(student, in_folder, path, f"renamed notebook {path.name!r} matched by its cells"),
+            how = "its cells" if by_cells else "its name"
+            found.add(Submission(student, in_folder, path, f"renamed notebook {path.name!r} matched by {how}"),
                       RENAMED)
         elif in_folder and what is None:
             found.add(Submission(student, in_folder, path, f"renamed notebook {path.name!r} taken as the only one"),
@@ -227,7 +229,7 @@ def _student_folder(found: Found, folder: Path, catalogue: Catalogue) -> None:
             found.add(Submission(student, what, path, f"found at {shown}, expected at {expected}"), MISPLACED)
             if in_folder:
                 found.about.setdefault((student, in_folder), []).append(
-                    f"{shown} is notebook {what}, graded as that assignment")
+                    f"{shown} is notebook {what}, taken for that assignment")
         else:
             line = f"{shown}: not a notebook of this course ({LAYOUT})"
             found.lines.append(line)

@@ -191,7 +191,7 @@ def test_every_notebook_file_and_student_folder_is_placed_or_reported(tmp_path):
     assert [s.note for s in found.submissions[("eve", NAME)]] == [
         f"found at eve/01_attention_without_weight/{NAME}.ipynb, expected at eve/{NAME}/{NAME}.ipynb"]
     assert found.submissions[("fay", NAME)] == []
-    assert found.about[("fay", NAME)] == [f"fay/{NAME}/{OTHER}.ipynb is notebook {OTHER}, graded as that assignment"]
+    assert found.about[("fay", NAME)] == [f"fay/{NAME}/{OTHER}.ipynb is notebook {OTHER}, taken for that assignment"]
     assert [s.path.name for s in found.submissions[("fay", OTHER)]] == [f"{OTHER}.ipynb"]
     assert [line.split(":")[0] for line in found.lines] == ["hal/notes.ipynb"]
     assert "not a notebook of this course (expected <student>/<assignment>/<assignment>.ipynb" in found.lines[0]
