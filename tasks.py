@@ -10,6 +10,7 @@
     python3 tasks.py report   the class report of a graded folder: DIR/report.html (--out DIR [--threshold 0.5])
     python3 tasks.py formgrader --out DIR   nbgrader's formgrader on a graded class (written answers by hand)
     python3 tasks.py grades --out DIR       DIR/grades.csv from the gradebook, manual grades included
+                              (--format canvas --roster FILE: DIR/canvas-grades.csv too)
     python3 tasks.py feedback --out DIR     every feedback page again, with the manual grades and comments
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
     python3 tasks.py lint     ruff on code and notebooks, and the staleness check

@@ -1,6 +1,9 @@
 """The class's final marks and feedback, from the gradebook, without grading anything.
 
     python3 tasks.py grades --out DIR [--db URL]     write DIR/grades.csv for the whole class
+    python3 tasks.py grades --out DIR --format canvas --roster ROSTER.csv [--key COLUMN]
+                            [--assignment-id NAME=CANVAS_ID ...]
+                                                     the same, and DIR/canvas-grades.csv for Canvas
     python3 tasks.py feedback --out DIR [--db URL]   write every feedback page again
 
 Written answers are graded by hand in nbgrader's formgrader (``python3 tasks.py formgrader --out
@@ -12,6 +15,8 @@ written answer, the grader's comments). A grading run writes both as well, for t
 The class is every (student, assignment) ever graded into DIR (``grading-state.jsonl``, see
 :mod:`.state`); the scores are the gradebook's, as they stand. The gradebook's URL is the one the
 grading run stored in DIR/course/nbgrader_config.py, unless ``--db`` names another.
+``--format canvas`` writes Canvas's gradebook import from the same gradebook with :mod:`.lms` (the
+roster, the layout and the problems it reports are described there).
 """
 
 from __future__ import annotations
@@ -126,29 +131,66 @@ def regenerate_feedback(out: Path, db_url: str, course: str | None = None) -> tu
     return written, problems
 
 
-def main(argv: list[str] | None = None) -> int:
+def export_marks(out: Path, shown: Path, db_url: str, args: argparse.Namespace) -> int:
+    """``grades.csv`` for the whole class, then with ``--format canvas`` :mod:`.lms`'s Canvas import
+    from the same gradebook (it reads which submissions failed from the fresh ``grades.csv``)."""
+    from . import lms
+
+    results = class_results(out, db_url)
+    write_csv(results, out / "grades.csv")
+    pending = sum(r.needs_manual_grading for r in results)
+    print(f"wrote {shown / 'grades.csv'} ({len(results)} rows, from the gradebook)"
+          + (f"; {pending} submission(s) still wait for a manual grade: "
+             + FORMGRADER_COMMAND.format(out=shown) if pending else ""))
+    if args.format != "canvas":
+        return 0
+    try:
+        target, problems = lms.export_canvas(out, args.roster, db_url, args.key, dict(args.assignment_id))
+    except (lms.RosterError, FileNotFoundError, UnicodeDecodeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem)
+    print(f"wrote {target} ({len(problems)} problem(s) above)" if problems else f"wrote {target}")
+    return 0
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    from .lms import DEFAULT_KEY, parse_assignment_id
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["csv", "feedback"], help="csv: write grades.csv; feedback: the pages")
     parser.add_argument("--out", type=Path, default=Path("graded"), help="the graded folder (default: graded/)")
     parser.add_argument("--db", default=None, help="SQLAlchemy URL of the gradebook (default: the one the "
                         "grading run used)")
+    parser.add_argument("--format", choices=["csv", "canvas"], default="csv",
+                        help="csv: grades.csv only (default); canvas: also DIR/canvas-grades.csv (needs --roster)")
+    parser.add_argument("--roster", type=Path, help="the class's roster for --format canvas (CSV, e.g. "
+                        "Canvas's own gradebook export)")
+    parser.add_argument("--key", default=DEFAULT_KEY, help=f"the roster column holding the grader's student ids "
+                        f"(default {DEFAULT_KEY!r})")
+    parser.add_argument("--assignment-id", type=parse_assignment_id, action="append", default=[],
+                        help="an assignment's id in Canvas, NAME=ID (repeatable)")
     args = parser.parse_args(argv)
+    if args.format == "canvas" and args.roster is None:
+        parser.error("--format canvas needs --roster ROSTER.csv (the class's roster, e.g. Canvas's export)")
+    if args.what == "feedback" and (args.format != "csv" or args.roster is not None):
+        parser.error("--format and --roster are options of the marks (python3 tasks.py grades), not of feedback")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     out = args.out.resolve()
     db_url = course_db_url(out, args.db)
     with exclusive(out):
-        if args.what == "feedback":
-            written, problems = regenerate_feedback(out, db_url)
-            for line in problems:
-                print(line, file=sys.stderr)
-            print(f"wrote {written} feedback page(s) in {args.out / 'feedback'}")
-            return 1 if problems else 0
-        results = class_results(out, db_url)
-        write_csv(results, out / "grades.csv")
-    pending = sum(r.needs_manual_grading for r in results)
-    print(f"wrote {args.out / 'grades.csv'} ({len(results)} rows, from the gradebook)"
-          + (f"; {pending} submission(s) still wait for a manual grade: "
-             + FORMGRADER_COMMAND.format(out=args.out) if pending else ""))
-    return 0
+        if args.what == "csv":
+            return export_marks(out, args.out, db_url, args)
+        written, problems = regenerate_feedback(out, db_url)
+    for line in problems:
+        print(line, file=sys.stderr)
+    print(f"wrote {written} feedback page(s) in {args.out / 'feedback'}")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -36,11 +36,12 @@ from conftest import REPO, cli_env, read_csv
 from test_browser import CHROMIUM_ARGS, _http, _log_tail, _stop_tree, chromium  # noqa: F401 (a fixture)
 
 import tasks
+from autograder.course import course_id
 
 pytestmark = pytest.mark.slow
 NAME = "01_attention_without_weights"
 WRITTEN = "explain_no_trainable_weights"
-COURSE_ID = "attention-from-scratch"
+COURSE_ID = course_id()
 COMMENT = "Part (a) is right: $x^{(i)}$'s score grows with its length. Part (b) names no capability of trained projections."
 ARTIFACTS = REPO / "artifacts" / "instructor"
 SERVER_START_S = 180
@@ -126,6 +127,11 @@ def test_readme_loop_commands_are_tasks():
     assert modules == [["-m", "autograder.grade", "autograder/samples/submissions"],
                        ["-m", "autograder.formgrader", "--out"], ["-m", "autograder.grades", "csv"],
                        ["-m", "autograder.grades", "feedback"]]
+    # the marks for Canvas are the same command, with the Canvas export of autograder/lms.py
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    canvas = re.search(r"^python3 tasks.py grades .*--format canvas.*?(?=\s+#|$)", readme, re.M)
+    assert canvas, "README's instructor section gives the Canvas export as a grades command"
+    assert tasks_command(*shlex.split(canvas[0])[2:])[1:4] == ["-m", "autograder.grades", "csv"]
 
 
 @pytest.fixture
