@@ -134,6 +134,16 @@ def test_readme_loop_commands_are_tasks():
     assert tasks_command(*shlex.split(canvas[0])[2:])[1:4] == ["-m", "autograder.grades", "csv"]
 
 
+def test_canvas_marks_need_a_roster(tmp_path, capsys):
+    from autograder import grades
+
+    with pytest.raises(SystemExit) as stopped:
+        grades.main(["csv", "--out", str(tmp_path), "--format", "canvas"])
+    assert stopped.value.code == 2
+    assert "--format canvas needs --roster" in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()
+
+
 @pytest.fixture
 def graded_samples(tmp_path):
     out = tmp_path / "graded"
