@@ -142,7 +142,10 @@ def restored(nb: nbformat.NotebookNode, student: str, assignment: str, db_url: s
 
     with Gradebook(db_url, course_id) as gradebook:
         gradebook.update_or_create_student(student)
-        gradebook.update_or_create_submission(assignment, student)
+        # nbgrader builds the new submission's rows before adding them to the session; a query run
+        # meanwhile (a lazy load) would flush them half-made (SQLAlchemy's "not in session" warnings)
+        with gradebook.db.no_autoflush:
+            gradebook.update_or_create_submission(assignment, student)
     config = Config()
     config.OverwriteCells.add_missing_cells = True
     resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student,
