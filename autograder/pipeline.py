@@ -3,15 +3,16 @@
 1. **intake** (:mod:`.intake`): find each student's notebook, refuse broken ones;
 2. **sanitise** (:mod:`.sanitise`): note tampering; restore locked and test cells (nbgrader's own
    ``OverwriteCells``);
-3. **plan** (:mod:`.plans`): each test cell's checks, learnt from the source notebook before any
-   submission runs, and refused when a test has no checks;
+3. **plan** (:mod:`.prepare`, :mod:`.plans`): the course directory, and each test cell's checks, learnt
+   from the source notebook before any submission runs, and refused when a test has no checks;
 4. **run** (:mod:`.run`, :mod:`.dispatch`): the submission's cells in a sandbox driven by the grader,
    on this machine's warm workers or a Dask cluster;
 5. **verdict** (:mod:`.verdict`): each check judged with the answer key, in this process;
 6. **record** and **feedback** (:mod:`.record`, :mod:`.feedback`): the gradebook's rows (nbgrader's
    ``SaveAutoGrades``), the autograded notebook, the learner's page;
 7. **state** (:mod:`.state`): what the next run may skip; then ``grades.csv`` for the whole class
-   from the gradebook (:mod:`.grades`), and a summary per assignment of what is left to do.
+   from the gradebook (:mod:`.grades`), and a summary per assignment of what is left to do
+   (:mod:`.summary`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import json
 import queue
 import sys
-import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -27,17 +27,12 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from . import NOTEBOOKS, SOLUTIONS, checks_csv, checks_db, plans
+from . import NOTEBOOKS, checks_csv, checks_db, plans
 from . import notebooks as nbio
-from .course import assignments, course_id, make_course, nbgrader
-from .dispatch import DaskExecutor, LocalExecutor, default_workers
+from .course import assignments, course_id
+from .dispatch import open_executor
 from .feedback import install_mathjax
-from .grades import (
-    FORMGRADER_COMMAND,
-    waiting_for_manual_grades,
-    with_gradebook_scores,
-    write_csv,
-)
+from .grades import with_gradebook_scores, write_csv
 from .intake import (
     Catalogue,
     Found,
@@ -48,10 +43,12 @@ from .intake import (
     unpacked,
     validate,
 )
+from .prepare import prepare
 from .record import Destination, record
 from .records import Job, Limits, Options, Result, Submission
-from .sanitise import restored, tampering
+from .sanitise import restored_or_why, tampering
 from .state import State, exclusive
+from .summary import print_summary
 
 
 def open_gradebook(db_url: str, course: str) -> None:
@@ -97,65 +94,6 @@ class Grader:
             self.warnings.append(message)
             print(message, file=sys.stderr, flush=True)
 
-    # -- stage 3: the course and its plans, before any submission runs -------------------------------
-
-    def prepare(self, present: list[str], executor) -> tuple[dict[str, dict], dict[str, str]]:
-        """The course directory (nbgrader's generate_assignment) and every present assignment's plan;
-        returns (plans, {assignment: why it cannot be graded})."""
-        self.course.mkdir(parents=True, exist_ok=True)
-        make_course(self.course, self.db_url, only=present)
-        (self.out / "exchange").mkdir(exist_ok=True)
-        with open(self.course / "nbgrader_config.py", "a", encoding="utf-8") as config:
-            config.write(f"c.Execute.timeout = {int(self.limits.cell_timeout)}\n")
-            # the formgrader's exchange, inside the output folder (nbgrader's default is a system folder)
-            config.write(f"c.Exchange.root = {str(self.out / 'exchange')!r}\n")
-        generating = threading.Thread(target=self._generate, args=(present,), daemon=True)
-        generating.start()
-        cache = self.course / "plans"
-        cache.mkdir(exist_ok=True)
-        found, failed, learning = {}, {}, {}
-        for name in present:
-            source = nbio.read(SOLUTIONS / f"{name}.ipynb")
-            path = cache / f"{name}-{self.state.fingerprint(b'plan', name)[:16]}.json"
-            plan = plans.cached(path) or plans.stored(name)
-            if plan is None:
-                learning[name] = (source, path, executor.submit(plans.record_job(source, Limits(cell_timeout=120))))
-            else:
-                found[name] = plan
-        for name, (source, path, future) in learning.items():
-            try:
-                found[name] = plans.from_records(source, future.result())
-                plans.save(found[name], path)
-            except plans.PlanError as error:
-                failed[name] = f"its tests could not be learnt from solutions/: {error}"[:500]
-        for name in list(found):
-            try:
-                plans.validate(nbio.read(SOLUTIONS / f"{name}.ipynb"), found[name])
-            except plans.PlanError as error:
-                failed[name] = f"it cannot be graded safely: {error}"[:500]
-                del found[name]
-        generating.join()
-        if self.generation_error:
-            raise SystemExit(self.generation_error)
-        return found, failed
-
-    def _generate(self, present: list[str]) -> None:
-        """nbgrader's generate_assignment for the assignments whose source changed (one process)."""
-        self.generation_error = None
-        stamps = self.course / "generated.json"
-        generated = json.loads(stamps.read_text()) if stamps.is_file() else {}
-        todo = {name: self.state.fingerprint(self.db_url.encode(), name) for name in present}
-        todo = {name: stamp for name, stamp in todo.items() if generated.get(name) != stamp
-                or not (self.course / "release" / name / f"{name}.ipynb").is_file()}
-        if not todo:
-            return
-        code, output = nbgrader(self.course, "generate_assignment", next(iter(todo)) if len(todo) == 1 else "*",
-                                "--force", timeout=600)
-        if code != 0:
-            self.generation_error = f"could not prepare {', '.join(todo)} from solutions/:\n{output[-2000:]}"
-            return
-        stamps.write_text(json.dumps({**generated, **todo}))
-
     # -- stages 1 and 2: one submission's intake ------------------------------------------------------
 
     def intake(self, student: str, assignment: str, candidates: list[Submission], about: list[str],
@@ -182,31 +120,18 @@ class Grader:
         result.message = note
         submitted = nbformat.reads(data.decode("utf-8"), as_version=4)
         found_tampering = tampering(submitted, released)
-        try:
-            to_run = restored(submitted, student, assignment, self.db_url, self.course_id)
-        except (KeyError, ValueError, TypeError, AttributeError) as error:
-            result.status = "invalid"
-            other = self.catalogue.by_cells(chosen.path)
-            result.message = (f"{chosen.path.name}: this is notebook {other}, not {assignment}" if other not in
-                              (None, assignment) else
-                              f"{chosen.path.name}: nbgrader could not read it ({type(error).__name__}: {error})")[:300]
+        to_run = restored_or_why(submitted, chosen.path, student, assignment, self.db_url, self.course_id,
+                                 self.catalogue)
+        if isinstance(to_run, str):
+            result.status, result.message = "invalid", to_run
             return result
         cells = plans.cells_of(to_run, grading=True)
         checks = {cell.index: plan.get(cell.grade_id, []) for cell in cells if cell.kind == "test"}
-        job = Job("grade", cells, self.limits, checks, self._unneeded(cells, plan, assignment, released),
+        job = Job("grade", cells, self.limits, checks, frozenset() if self.options.all_cells else
+                  plans.skippable_in(cells, plan, released, NOTEBOOKS / f"{assignment}.ipynb"),
                   f"{assignment}.ipynb", nbio.dumps(submitted))
         return job, {"result": result, "notebook": to_run, "tampering": found_tampering,
                      "fingerprint": fingerprint, "submitted": chosen.path}
-
-    def _unneeded(self, cells, plan: dict, assignment: str, released) -> frozenset[int]:
-        """The cells grading may skip; none with ``--all-cells``."""
-        if self.options.all_cells:
-            return frozenset()
-        given = {c.source for c in released.cells if c.cell_type == "code"}
-        learner = NOTEBOOKS / f"{assignment}.ipynb"
-        if learner.is_file():  # the learner copy adds the Colab cell
-            given |= {c.source for c in nbio.read(learner).cells if c.cell_type == "code"}
-        return plans.skippable(cells, plan, given)
 
     # -- the class ---------------------------------------------------------------------------------
 
@@ -223,7 +148,8 @@ class Grader:
             self.course.mkdir(parents=True, exist_ok=True)
             open_gradebook(self.db_url, self.course_id)
             install_mathjax(self.out / "feedback")
-            executor = self.shared_executor or self._executor()
+            executor = self.shared_executor or open_executor(self.options.scheduler, self.options.workers,
+                                                             self.out / "workers.log", self.warn)
             try:
                 results = self._grade(found, students, present, executor)
             finally:
@@ -233,20 +159,18 @@ class Grader:
                               key=lambda r: (r.student, known.index(r.assignment) if r.assignment in known else 0))
             write_csv(everyone, self.out / "grades.csv")
         results = with_gradebook_scores(results, self.db_url, self.course_id)
-        self._summary(results, everyone, present)
+        if self.options.progress:
+            print_summary(results, everyone, present, self.timing, self.lines, self.db_url, self.course_id,
+                          self.options.out)
         for warning in self.warnings:  # again at the end, where it is read
             print(warning, file=sys.stderr, flush=True)
         return results
 
-    def _executor(self):
-        if self.options.scheduler:
-            return DaskExecutor(self.options.scheduler)
-        return LocalExecutor(self.options.workers or default_workers(), self.out / "workers.log", self.warn)
-
     def _grade(self, found: Found, students: list[str], present: list[str], executor) -> list[Result]:
         started = time.perf_counter()
         known = assignments()
-        plans_found, unplanned = self.prepare(present, executor) if present else ({}, {})
+        plans_found, unplanned = (prepare(self.out, self.db_url, self.limits, self.state, present, executor)
+                                  if present else ({}, {}))
         self.timing["set-up"] = time.perf_counter() - started
         results: dict[tuple[str, str], Result] = {}
         done: queue.Queue = queue.Queue()
@@ -271,9 +195,7 @@ class Grader:
                 executor.submit(job).add_done_callback(lambda f, tag=(student, assignment): done.put((tag, f)))
         bar = tqdm(total=len(pending), desc="grading", unit="notebook", disable=not self.options.progress,
                    file=sys.stdout, smoothing=0.1)
-        for tag, result in results.items():  # not run: missing, invalid, or unchanged since the last run
-            if self.state.previous.get(tag, {}).get("result") != asdict(result):
-                self.state.save("", result)
+        self.state.save_changed(list(results.values()))  # not run: missing, invalid, unchanged
         rows, recorded = [], set()
         try:
             for _ in range(len(pending)):
@@ -296,45 +218,6 @@ class Grader:
             checks_db.store(rows, self.db_url, self.course_id, regraded)
         self.timing.update(ran=bar.n, total=time.perf_counter() - started)
         return sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
-
-    def _summary(self, results: list[Result], everyone: list[Result], present: list[str]) -> None:
-        """This run's rows; what it did; per assignment, what the class's marks stand at and what is
-        left to do; and every file or folder that became no row."""
-        if not self.options.progress:
-            return
-        width = max([len(r.student) for r in results] + [7])
-        for r in results:
-            message = "; ".join(filter(None, ["manual grade pending" if r.needs_manual_grading else "", r.message]))
-            print(f"{r.student:<{width}}  {r.assignment:<34} {r.score:>5g}/{r.max_score:<5g} {r.status:<8} "
-                  f"{message}".rstrip())
-        ran, total = self.timing.get("ran", 0), self.timing.get("total", 0.0)
-        per = (f"; {self.timing['notebooks'] / ran:.2f} s a notebook (its sandboxed run and recording, "
-               f"set-up of {self.timing['set-up']:.1f} s not counted)") if ran else ""
-        unchanged = self.timing["unchanged"]
-        print(f"graded {ran} notebook(s) in {total:.1f} s{per}"
-              + (f"; {unchanged} unchanged since the last run, not regraded" if unchanged else ""), flush=True)
-        waiting = waiting_for_manual_grades(self.db_url, self.course_id)
-        for assignment in sorted({r.assignment for r in everyone}, key=lambda a: (a not in present, a)):
-            print(summary_line(assignment, [r for r in everyone if r.assignment == assignment],
-                               waiting.get(assignment, 0), self.options.out), flush=True)
-        for line in self.lines:
-            print(line, flush=True)
-        print(f"wrote {self.options.out / 'grades.csv'} ({len(everyone)} rows: the whole class, from the gradebook) "
-              f"and feedback in {self.options.out / 'feedback'}", flush=True)
-
-
-def summary_line(assignment: str, rows: list[Result], waiting: int, out: Path) -> str:
-    """One assignment's line: how many rows of each status, and the written answers left to grade."""
-    counts = {status: sum(r.status == status for r in rows)
-              for status in ("graded", "tampered", "failed", "missing", "invalid")}
-    line = f"{assignment}: {len(rows)} student(s): " + ", ".join(
-        f"{n} {s}" for s, n in counts.items() if n or s in ("graded", "tampered", "failed"))
-    if waiting:
-        line += (f"; {waiting} written answer(s) wait for a manual grade: "
-                 f"{FORMGRADER_COMMAND.format(out=out)}, then python3 tasks.py grades --out {out}")
-    else:
-        line += "; no written answer waits for a manual grade"
-    return line
 
 
 def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout: int = 30,

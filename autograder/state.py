@@ -102,6 +102,12 @@ class State:
             os.fsync(handle.fileno())
         self.previous[(result.student, result.assignment)] = {"fingerprint": fingerprint, "result": asdict(result)}
 
+    def save_changed(self, results: list[Result]) -> None:
+        """Keep rows that ran nothing (missing, invalid, unchanged) where they differ from the last run's."""
+        for result in results:
+            if self.previous.get((result.student, result.assignment), {}).get("result") != asdict(result):
+                self.save("", result)
+
     def results(self) -> list[Result]:
         """The latest result of every (student, assignment) ever graded into this folder."""
         return [Result(**entry["result"]) for entry in self.previous.values()]
