@@ -51,12 +51,6 @@ def dumps(nb: nbformat.NotebookNode) -> str:
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write(nb: nbformat.NotebookNode, path: Path) -> None:
-    nbformat.validate(nb)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(nb), encoding="utf-8")
-
-
 def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
     """The nbgrader ids of a notebook's graded and locked cells: its fingerprint."""
     return {

@@ -84,3 +84,27 @@ def test_grading_still_records_the_failure(tmp_path):
     assert result.auto_max_score - result.auto_score == points_of_tests(NAME)[f"correct_{WRONG}"]
     feedback = (tmp_path / "out" / "feedback" / "wrong" / f"{NAME}.html").read_text(encoding="utf-8")
     assert CATALOGUE[MISTAKE].title in html.unescape(feedback)
+
+
+def test_a_function_that_never_returns_fails_its_check_with_one_line(monkeypatch):
+    import time
+
+    import numpy as np
+
+    from attention_course import checks
+
+    monkeypatch.setattr(checks, "CHECK_SECONDS", 1)
+
+    def softmax_stable(scores):
+        while True:  # a loop whose condition never changes
+            time.sleep(0.01)
+
+    started = time.perf_counter()
+    with pytest.raises(checks.CheckFailed) as failed:
+        checks.check(WRONG, softmax_stable, np.array([1.0, 2.0, 3.0]))
+    assert time.perf_counter() - started < 10
+    message = str(failed.value)
+    assert message.startswith(f"✗ {WRONG}: still running after 1 s") and "\n" not in message, message
+    # the timer is given back: a later check runs without it
+    import signal
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -20,7 +20,10 @@ process (see the README, "For instructors").
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from importlib.metadata import entry_points
 
 from .convert import to_framework, to_numpy  # noqa: F401 (part of the checks' public API)
@@ -28,6 +31,10 @@ from .verdict import TOLERANCES, CheckFailed, Key, StoredKey, close, judge, make
 from .verdict import expect_lines as _expect_lines
 
 KEY_GROUP = "attention_course.key"
+# A visible check's own time limit, so that a learner's loop that never ends (a ``while`` whose
+# condition never changes) gets one line instead of a cell that runs forever. Grading does not rely
+# on it: the grader limits every cell from outside the sandbox.
+CHECK_SECONDS = 60
 _STORED = StoredKey()
 _COMPUTED: list = []  # a key registered under KEY_GROUP, when one is installed
 
@@ -70,13 +77,46 @@ class _ChainKey(Key):
         return self.computed.standins(exercise) if self.computed is not None else {}
 
 
+class _OutOfTime(BaseException):
+    """Raised inside the learner's function when the check's time is up: not an ``Exception``, so that
+    running the probe does not record it as the learner's own error."""
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """SIGALRM after ``seconds``, where a timer is free: in the main thread, with no timer already set
+    (another's, such as a grading runner's, is left alone)."""
+    free = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
+    if not free:
+        yield
+        return
+
+    def ring(signum, frame):
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _run(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict, **options) -> None:
     call = make_call(kind, exercise, candidate, inputs, kwargs, **options)
     key = _ChainKey(exercise)
     meta = key.meta(exercise)
     replacements = key.standins(exercise)
-    outcomes = [run_probe(candidate, probe, meta["framework"], replacements, meta.get("returns_tuple", False))
-                for probe in call["probes"]]
+    try:
+        with _time_limit(CHECK_SECONDS):
+            outcomes = [run_probe(candidate, probe, meta["framework"], replacements,
+                                  meta.get("returns_tuple", False)) for probe in call["probes"]]
+    except _OutOfTime:
+        raise CheckFailed(f"✗ {exercise}: still running after {CHECK_SECONDS} s on the check's input: does a loop "
+                          "in it never end (a while whose condition never changes, a counter never "
+                          "increased)?") from None
     verdict = judge(call, outcomes, key)
     if not verdict.passed:
         uses = [name for name in meta.get("uses", []) if not replacements]
