@@ -50,7 +50,10 @@ HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06" and not na
 
 
 # The fresh set was written for issue 11's second measurement; notebook 03 was being rewritten then.
-FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03")]
+FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03") and name[:2] <= "08"]
+# The second edition's notebooks (01-08), which the third to tenth fresh sets cover; a later notebook has
+# only design cases until a fresh set is written for it by someone who has not read its key.
+SECOND_EDITION = [name for name in ASSIGNMENTS if name[:2] <= "08"]
 
 
 @functools.cache
@@ -74,7 +77,7 @@ def test_every_notebook_has_cases_in_every_set():
     assert set(FRESH_REQUIRED) <= set(FRESH)
     # the third to tenth fresh sets were written for the second edition: every notebook
     for case_set in ("fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10"):
-        assert [name for name in ASSIGNMENTS if case_files(name, case_set)] == ASSIGNMENTS, case_set
+        assert [name for name in SECOND_EDITION if case_files(name, case_set)] == SECOND_EDITION, case_set
 
 
 @pytest.mark.parametrize(("name", "case_set"), [(name, "design") for name in WITH_CASES]
