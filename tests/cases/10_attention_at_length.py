@@ -217,6 +217,39 @@ def blocked_attention(queries, keys, values, block, causal=False):
         m = m_new
     return out / s
 """,
+        "causal_flag_ignored": """
+def blocked_attention(queries, keys, values, block, causal=False):
+    n_k = keys.shape[-2]
+    m = np.full(queries.shape[:-1] + (1,), -np.inf)
+    s = np.zeros(queries.shape[:-1] + (1,))
+    out = np.zeros(queries.shape[:-1] + (values.shape[-1],))
+    for start in range(0, n_k, block):
+        scores = queries @ np.swapaxes(keys[..., start:start + block, :], -1, -2) / np.sqrt(keys.shape[-1])
+        m_new = np.maximum(m, scores.max(axis=-1, keepdims=True))
+        p = np.exp(scores - m_new)
+        s = s * np.exp(m - m_new) + p.sum(axis=-1, keepdims=True)
+        out = out * np.exp(m - m_new) + p @ values[..., start:start + block, :]
+        m = m_new
+    return out / s
+""",
+        "causal_mask_off_by_one": """
+def blocked_attention(queries, keys, values, block, causal=False):
+    n_q, n_k = queries.shape[-2], keys.shape[-2]
+    m = np.full(queries.shape[:-1] + (1,), -np.inf)
+    s = np.zeros(queries.shape[:-1] + (1,))
+    out = np.zeros(queries.shape[:-1] + (values.shape[-1],))
+    for start in range(0, n_k, block):
+        stop = min(start + block, n_k)
+        scores = queries @ np.swapaxes(keys[..., start:stop, :], -1, -2) / np.sqrt(keys.shape[-1])
+        if causal:
+            scores = np.where(np.arange(n_q)[:, None] > np.arange(start, stop), scores, -np.inf)
+        m_new = np.maximum(m, scores.max(axis=-1, keepdims=True))
+        p = np.exp(scores - m_new)
+        s = s * np.exp(m - m_new) + p.sum(axis=-1, keepdims=True)
+        out = out * np.exp(m - m_new) + p @ values[..., start:stop, :]
+        m = m_new
+    return out / s
+""",
         "no_scaling": """
 def blocked_attention(queries, keys, values, block, causal=False):
     n_q, n_k = queries.shape[-2], keys.shape[-2]

@@ -103,13 +103,21 @@ def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.i
 
 
 def _block_mask(n_queries, start, stop, index, offset):
-    """Where the queries may see the keys start..stop-1: right, or with the block's offset wrong."""
+    """Where the queries may see the keys start..stop-1: right, with the block's offset wrong, or with
+    the comparison itself wrong (in every block alike)."""
     if offset == "local":  # the block's own positions 0..block-1: every block masked like the first
         return causal_allowed(n_queries, stop - start)
     if offset == "index":  # shifted by the block's number instead of its first position
         return causal_allowed(n_queries, stop - start, index)
     if offset == "sign":  # tril(..., k=start): the offset added on the wrong side
         return causal_allowed(n_queries, stop - start, -start)
+    positions, rows = np.arange(start, stop)[None, :], np.arange(n_queries)[:, None]
+    if offset == "diagonal_hidden":  # i > j: a query may not see itself
+        return rows > positions
+    if offset == "one_ahead":  # i + 1 >= j: one future key visible
+        return rows + 1 >= positions
+    if offset == "upper":  # i <= j: the future and the query itself, not the past
+        return rows <= positions
     return causal_allowed(n_queries, stop - start, start)
 
 
@@ -146,6 +154,13 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
         context = context * output_correction + exps @ values[..., start:stop, :]  # (..., n_queries, d_v)
         running_max = new_max
     return context / running_sum if divide else context
+
+
+def _causal_forced(causal_instead):
+    """The right blocked attention with the ``causal`` argument ignored: never, or always, causal."""
+    def mutant(queries, keys, values, block, causal=False):
+        return _blocked(queries, keys, values, block, causal=causal_instead)
+    return mutant
 
 
 # --- grouped-query attention, grouped wrongly ------------------------------------------------------
@@ -201,6 +216,9 @@ EXERCISES = [
             "running_max_started_at_zero": partial(_blocked, max_start=0.0),
             "block_causal_offset": [partial(_blocked, offset="local"), partial(_blocked, offset="index"),
                                     partial(_blocked, offset="sign")],
+            "causal_flag_ignored": [_causal_forced(False), _causal_forced(True)],
+            "causal_mask_off_by_one": [partial(_blocked, offset="diagonal_hidden"), partial(_blocked, offset="one_ahead")],
+            "causal_mask_upper": partial(_blocked, offset="upper"),
             "block_remainder_dropped": partial(_blocked, blocks="full_only"),
             "softmax_no_max_subtraction": partial(_blocked, first_max_only=True),
         },
