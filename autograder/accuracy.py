@@ -63,35 +63,39 @@ each case.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
-import multiprocessing
-import os
 import sys
-import tempfile
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
 from tqdm import tqdm
 
+from attention_course.convert import pack
 from attention_course.mistakes import CATALOGUE
 
-from . import REPO, SOLUTIONS
+from . import NOTEBOOKS, REPO, SOLUTIONS, plans
 from . import notebooks as nbio
+from .records import Case, Job, Limits
+from .verdict import judge_cell
 
 CASES = REPO / "tests" / "cases"
+BLIND = REPO / "tests" / "blind"
 # the fresh sets, in the order they were written: a new one is registered here only
 FRESH_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
-SETS = {"design": CASES, "heldout": CASES / "heldout", **{name: CASES / name for name in FRESH_SETS}}
+# the blind sets: written from the learner notebooks alone, each mistake keyed in plain words
+BLIND_SETS = ("blind1",)
+SETS = {"design": CASES, "heldout": CASES / "heldout", **{name: CASES / name for name in FRESH_SETS},
+        **{name: BLIND / name for name in BLIND_SETS}}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
-MERGED_SETS = set(FRESH_SETS)
+MERGED_SETS = set(FRESH_SETS) | set(BLIND_SETS)
 # sets written without the key, measured case by case (their tests keep every case at least there)
-MEASURED_SETS = FRESH_SETS
+MEASURED_SETS = FRESH_SETS + BLIND_SETS
 # --set choices beyond a single set
-SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(MEASURED_SETS), "all": list(SETS)}
+SET_GROUPS = {"both": ["design", "heldout"], "fresh-sets": list(FRESH_SETS), "blind-sets": list(BLIND_SETS),
+              "all": list(SETS)}
 UNCATALOGUED = "uncatalogued"
 
 
@@ -108,6 +112,7 @@ class Outcome:
     named: bool = False
     misnamed: bool = False
     case_set: str = "design"
+    words: list[str] = field(default_factory=list)  # a blind case's key: plain words a good hint contains
 
 
 def mistake_of(case: str) -> str:
@@ -157,121 +162,159 @@ def load_cases(name: str, case_set: str = "design") -> tuple[dict, dict]:
     return mistakes, variants
 
 
-def _own_tests(grade_id: str, tests: list[str]) -> set[str]:
+def own_tests(grade_id: str, tests: list[str]) -> set[str]:
     return {t for t in tests if t == f"correct_{grade_id}" or t.startswith(f"correct_{grade_id}_")}
 
 
-def _failure(cell) -> str | None:
-    for output in cell.get("outputs", []):
-        if output.output_type == "error":
-            return f"{output.ename}: {output.evalue}"
-        if output.output_type == "stream" and output.name == "stderr":
-            return f"stderr: {output.text.strip()[:300]}"
-    return None
+def cases_job(name: str, case_sets: list[str], plan: dict) -> tuple[Job, dict[str, tuple]]:
+    """One "cases" job for a notebook: its learner copy with every answer filled in, and every case of
+    the given sets; and {case id: (set, exercise, kind, case, own test grade_ids)}."""
+    source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    learner = nbio.read(NOTEBOOKS / f"{name}.ipynb")
+    solved = nbio.fill_solutions(learner, source)
+    cells = plans.cells_of(solved, grading=True)
+    by_id = {cell.grade_id: cell for cell in cells if cell.grade_id}
+    tests = [cell.grade_id for cell in cells if cell.kind == "test"]
+    given = {c.source for c in learner.cells if c.cell_type == "code"}
+    cases, about = [], {}
+    for case_set in case_sets:
+        mistakes, variants = load_cases(name, case_set)
+        for kind, table in (("mistake", mistakes), ("variant", variants)):
+            for grade_id, entries in table.items():
+                if grade_id not in by_id:
+                    raise KeyError(f"{name}: no solution cell {grade_id!r} ({case_set} set)")
+                own = sorted(own_tests(grade_id, tests))
+                for case, entry in entries.items():
+                    code = entry[1] if isinstance(entry, tuple) else entry
+                    case_id = f"{case_set}|{kind}|{grade_id}|{case}"
+                    cases.append(Case(case_id, by_id[grade_id].index, code, by_id[grade_id].source,
+                                      [by_id[t].index for t in own]))
+                    about[case_id] = (case_set, grade_id, kind, case, own, entry[0] if isinstance(entry, tuple) else [])
+    checks = {cell.index: plan.get(cell.grade_id, []) for cell in cells if cell.kind == "test"}
+    job = Job("cases", cells, Limits(cell_timeout=60, notebook_timeout=3600), checks,
+              plans.skippable(cells, plan, given), f"{name}.ipynb", nbio.dumps(solved), cases=cases)
+    return job, about
 
 
-def evaluate_notebooks(names: list[str], case_sets: list[str], jobs: int | None = None,
+_KEY: list = []  # one answer key per judging process, its analyses shared by every notebook it judges
+
+
+def judge_notebook(name: str, job: Job, result, about: dict) -> list[Outcome]:
+    """:func:`outcomes_of` with this process's key (run in a pool of judging processes)."""
+    if not _KEY:
+        from .key import ComputedKey
+
+        _KEY.append(ComputedKey())
+    return outcomes_of(name, job, result, about, _KEY[0])
+
+
+def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
+    """Each case's outcome, judged as the grader judges: the messages a learner's feedback shows.
+
+    Many cases of different sets give the very same results (the same slip, written again): each
+    distinct set of results of a test cell is judged once."""
+    if result.status == "failed":
+        raise RuntimeError(f"{name}: {result.reason}")
+    broken = [cell for cell, calls in result.outcomes.items()
+              if not judge_cell(job.checks.get(cell, []), calls, key).passed]
+    if broken:
+        raise RuntimeError(f"{name}: the solution itself fails test cells {broken}")
+    index_of = {cell.index: cell.grade_id for cell in job.cells}
+    judged: dict[bytes, str | None] = {}
+
+    def failure(test: int, calls) -> str | None:
+        digest = hashlib.sha256(pack([test, calls])).digest()
+        if digest not in judged:
+            verdict = judge_cell(job.checks.get(test, []), calls, key)
+            judged[digest] = None if verdict.passed else verdict.outputs[-1]["evalue"]
+        return judged[digest]
+
+    outcomes = []
+    for case in job.cases:
+        case_set, grade_id, kind, name_of_case, own, words = about[case.id]
+        outcome = Outcome(name, grade_id, kind, name_of_case, case_set=case_set, words=list(words))
+        ran = result.cases.get(case.id)
+        failures = {}
+        if isinstance(ran, str) or ran is None:
+            failures = {test: f"CellTimeoutError: {ran or 'not run'}" for test in own}
+        else:
+            for test, calls in ran.items():
+                if (message := failure(test, calls)) is not None:
+                    failures[index_of[test]] = message
+        outcome.failed_tests = sorted(failures)
+        outcome.message = " | ".join(failures[t] for t in sorted(failures))
+        if kind == "mistake":
+            outcome.caught = bool(failures)
+            if outcome.words:  # a blind case: named when the message says one of its words
+                text = outcome.message.lower()
+                outcome.named = outcome.caught and any(word.lower() in text for word in outcome.words)
+                outcome.misnamed = not outcome.named and bool(titles_in(outcome.message))
+                outcome.ok = outcome.named
+            else:
+                named = titles_in(outcome.message)
+                outcome.named = outcome.caught and mistake_of(name_of_case) in named
+                outcome.misnamed = bool(named) and mistake_of(name_of_case) not in named
+                # an uncatalogued mistake cannot be named: the best is caught, naming nothing
+                outcome.ok = outcome.caught and (not outcome.misnamed if is_uncatalogued(name_of_case)
+                                                 else outcome.named)
+        else:
+            outcome.ok = not failures
+        outcomes.append(outcome)
+    return outcomes
+
+
+def evaluate_notebooks(names: list[str], case_sets: list[str], workers: int | None = None,
                        report=None) -> dict[str, list[Outcome]]:
-    """Every notebook's outcomes in the given sets (each in the sets it has cases in), with the
-    notebooks evaluated side by side: ``jobs`` processes, each driving one kernel at a time (default:
-    as many as there are cores, at most two), the costliest notebook first. ``report(name, outcomes)``
+    """Every notebook's outcomes in the given sets, through the grading path: per notebook one
+    sandboxed run of its answered learner copy in which every case is tried in turn and probed on the
+    plan's inputs (:func:`autograder.run.run_cases`), then judged with the answer key, as the grader
+    judges, in a pool of judging processes (judging is most of the work). ``report(name, outcomes)``
     is called as each notebook finishes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .dispatch import LocalExecutor, default_workers
+
     work = {name: [s for s in case_sets if case_files(name, s)] for name in names}
     work = {name: sets for name, sets in work.items() if sets}
-    jobs = jobs or max(1, min(2, os.cpu_count() or 1))
+    workers = workers or min(2, default_workers())
+    executor = LocalExecutor(workers)
+    judges = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     results: dict[str, list[Outcome]] = {}
-    if jobs == 1 or len(work) <= 1:
-        for name, sets in work.items():
-            results[name] = evaluate_sets(name, sets, progress=report is None)
+    try:
+        learnt = {}
+        for name in work:
+            plan = plans.stored(name)
+            if plan is None:
+                source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+                learnt[name] = (source, executor.submit(plans.record_job(source, Limits(cell_timeout=120))))
+            else:
+                learnt[name] = plan
+        runs = {}
+        for name, sets in sorted(work.items(), key=lambda item: -_cost(*item)):
+            plan = learnt[name]
+            if isinstance(plan, tuple):
+                plan = plans.from_records(plan[0], plan[1].result())
+            job, about = cases_job(name, sets, plan)
+            runs[executor.submit(job)] = (name, job, about)
+        judging = {}
+        for future in as_completed(runs):
+            name, job, about = runs[future]
+            judging[judges.submit(judge_notebook, name, job, future.result(), about)] = name
+        for future in as_completed(judging):
+            name = judging[future]
+            results[name] = future.result()
             if report:
                 report(name, results[name])
-    else:
-        # each case re-runs every test cell: cases times test cells measures a notebook's cost
-        order = sorted(work, key=lambda name: -_cost(name, work[name]))
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(evaluate_sets, name, work[name], False): name for name in order}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                if report:
-                    report(futures[future], results[futures[future]])
+    finally:
+        executor.close()
+        judges.shutdown(cancel_futures=True)
     return {name: results[name] for name in work}
 
 
 def _cost(name: str, case_sets: list[str]) -> int:
-    cases = sum(len(table) for case_set in case_sets for tables in load_cases(name, case_set)
-                for table in tables.values())
-    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
-    tests = sum(1 for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
-                and not c.metadata["nbgrader"].get("solution"))
-    return cases * max(tests, 1)
-
-
-def evaluate(name: str, progress: bool = True, case_set: str = "design") -> list[Outcome]:
-    return evaluate_sets(name, [case_set], progress)
-
-
-def evaluate_sets(name: str, case_sets: list[str], progress: bool = True) -> list[Outcome]:
-    """The outcomes of a notebook's cases in several sets, in one kernel: the source notebook runs
-    once (notebook 07 trains, 08 loads a model), then every case of every set in turn."""
-    cases = []
-    for case_set in case_sets:
-        mistakes, variants = load_cases(name, case_set)
-        cases += [(case_set, gid, "mistake", case, src) for gid, table in mistakes.items()
-                  for case, src in table.items()]
-        cases += [(case_set, gid, "variant", case, src) for gid, table in variants.items()
-                  for case, src in table.items()]
-    nb = nbio.read(SOLUTIONS / f"{name}.ipynb")
-    cells = {c.metadata["nbgrader"]["grade_id"]: i for i, c in enumerate(nb.cells)
-             if "grade_id" in c.metadata.get("nbgrader", {})}
-    tests = [g for g, i in cells.items() if nb.cells[i].metadata["nbgrader"].get("grade")
-             and not nb.cells[i].metadata["nbgrader"].get("solution")]
-    outcomes: list[Outcome] = []
-    if not cases:
-        return outcomes
-    with tempfile.TemporaryDirectory() as tmp:
-        client = NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
-                                resources={"metadata": {"path": tmp}})
-        with client.setup_kernel():
-            for index, cell in enumerate(nb.cells):
-                if cell.cell_type == "code":
-                    client.execute_cell(cell, index)
-            # nbclient writes each executed cell back into nb.cells[index]: keep the sources apart
-            sources = {grade_id: nb.cells[index].source for grade_id, index in cells.items()}
-            broken = [g for g in tests if _failure(nb.cells[cells[g]])]
-            if broken:
-                raise RuntimeError(f"{name}: the solution itself fails {broken}")
-            bar = tqdm(cases, desc=name, unit="case", disable=not progress, file=sys.stdout)
-            for case_set, grade_id, kind, case, source in bar:
-                if grade_id not in cells:
-                    raise KeyError(f"{name}: no solution cell {grade_id!r} (case {case})")
-                outcome = Outcome(name, grade_id, kind, case, case_set=case_set)
-                trial = nbformat.v4.new_code_cell(source)
-                client.execute_cell(trial, cells[grade_id])
-                failures = {}
-                for test in tests:
-                    test_cell = nbformat.v4.new_code_cell(sources[test])
-                    client.execute_cell(test_cell, cells[test])
-                    failure = _failure(test_cell)
-                    if failure:
-                        failures[test] = failure
-                restore = nbformat.v4.new_code_cell(sources[grade_id])
-                client.execute_cell(restore, cells[grade_id])
-                outcome.failed_tests = sorted(failures)
-                own = _own_tests(grade_id, tests)
-                outcome.message = " | ".join(failures[t] for t in sorted(failures) if t in own)
-                if kind == "mistake":
-                    # docked on this exercise only: an exercise with two test cells may lose one
-                    outcome.caught = bool(failures) and set(failures) <= own
-                    named = titles_in(outcome.message)
-                    outcome.named = outcome.caught and mistake_of(case) in named
-                    outcome.misnamed = bool(named) and mistake_of(case) not in named
-                    # an uncatalogued mistake cannot be named: the best is caught, naming nothing
-                    outcome.ok = outcome.caught and (not outcome.misnamed if is_uncatalogued(case)
-                                                     else outcome.named)
-                else:
-                    outcome.ok = not failures
-                outcomes.append(outcome)
-    return outcomes
+    return sum(len(table) for case_set in case_sets for tables in load_cases(name, case_set)
+               for table in tables.values())
 
 
 def measured_file(case_set: str) -> Path:

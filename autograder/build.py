@@ -1,16 +1,18 @@
 """Regenerate every generated file from its one source.
 
 - ``notebooks/NN_name.ipynb`` from ``solutions/NN_name.ipynb`` through ``nbgrader generate_assignment``,
-  then stamped with the generated-file notice, the Colab badge and the Colab install cell, with
-  images embedded (a relative image link does not render in Colab);
+  then stamped with the Colab badge (under the title) and the Colab install cell (after the title
+  cell), with images embedded (a relative image link does not render in Colab); the source it was
+  generated from is recorded in the notebook's metadata (``attention_course``), not in a cell;
 - ``environment.yml`` from ``requirements.txt``;
 - the table of notebooks in ``README.md``, and its table of versions covered (``requirements.txt``
   against the Colab-like ``[colab]`` packages of ``course.toml``);
 - the sample class in ``autograder/samples/submissions/`` (full marks, untouched, partly wrong);
-- ``src/attention_course/expected/NN_name.json``: for every input a *visible* check of the notebook
-  uses, the expected result and each catalogued mistake's result, computed with the answer key
-  (``autograder/key``). This is what lets learners' checks name mistakes with no answer in the
-  package: the source notebook runs once with the checks recording their calls.
+- ``src/attention_course/expected/NN_name.zip`` (one compressed member per exercise; and
+  ``exercises.json``, which notebook holds which exercise): for every input a *visible* check of the notebook uses, the expected result and each
+  catalogued mistake's result, computed with the answer key (``autograder/key``). This is what lets
+  learners' checks name mistakes with no answer in the package: the source notebook runs once with
+  the checks recording their calls.
 
 ``python -m autograder.build`` writes them; ``python -m autograder.build --check`` only compares and
 exits 1 listing what is stale (the tests run the same comparison).
@@ -26,8 +28,9 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 
-from . import IMAGES, NOTEBOOKS, REPO, SOLUTIONS
+from . import IMAGES, NOTEBOOKS, REPO, SOLUTIONS, plans
 from . import notebooks as nbio
 from .course import assignments, make_course, nbgrader, settings
 
@@ -58,15 +61,17 @@ def colab_extras(name: str) -> list[str]:
     return [f"{package}=={pins[package.lower().replace('_', '-')]}" for package in extras]
 
 
-def header_cells(name: str) -> list:
-    notice = nbformat.v4.new_markdown_cell(
-        f"{badge(name)}\n\n"
-        f"*Generated from `solutions/{name}.ipynb` by `python3 tasks.py build`: edit that source, "
-        "not this copy.*"
-    )
+# Where a learner copy comes from, for maintainers: kept in the notebook's metadata, never in a cell
+# (a learner must edit the copy they are given).
+GENERATED_FROM = "attention_course"
+
+
+def install_cell(name: str):
+    """The Colab install cell, second in every learner copy (after the title)."""
     extras = colab_extras(name)
     lines = [
-        "# In Colab, install the course's shared package first; on your own machine this does nothing.",
+        "# Run this cell first. In Google Colab it installs the course's small helper package (about a",
+        "# minute); on your own computer it does nothing.",
         "import os, subprocess, sys  # noqa: E401",
         "",
         f'_SPEC = os.environ.get("ATTENTION_COURSE_INSTALL") or ("{install_spec()}"',
@@ -79,11 +84,16 @@ def header_cells(name: str) -> list:
         lines += ["    # and what this notebook needs that Colab lacks (what that needs, Colab has)",
                   '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-warn-conflicts",',
                   f"                    {packages}], check=True)"]
-    bootstrap = nbformat.v4.new_code_cell("\n".join(lines))
-    for index, cell in enumerate((notice, bootstrap)):
-        cell.metadata["tags"] = [GENERATED_TAG]
-        cell.id = f"{GENERATED_TAG}-{index}"
-    return [notice, bootstrap]
+    cell = nbformat.v4.new_code_cell("\n".join(lines))
+    cell.metadata["tags"] = [GENERATED_TAG]
+    cell.id = f"{GENERATED_TAG}-install"
+    return cell
+
+
+def with_badge(title, name: str) -> None:
+    """The "Open in Colab" badge right under the notebook's title (the first line of its first cell)."""
+    first, _, rest = title.source.partition("\n")
+    title.source = f"{first}\n\n{badge(name)}\n{rest}"
 
 
 def embed_images(cell) -> None:
@@ -105,8 +115,17 @@ def embed_images(cell) -> None:
 
 
 def learner_copy(release: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    release.cells = header_cells(name) + release.cells
+    """The title first (with the Colab badge), then the install cell, then the rest of the release."""
+    title, *rest = release.cells
+    if title.cell_type != "markdown" or not title.source.startswith("# "):
+        raise ValueError(f"{name}: the first cell of a source notebook is its title")
+    with_badge(title, name)
+    release.cells = [title, install_cell(name), *rest]
     nbio.clean(release)
+    release.metadata[GENERATED_FROM] = {
+        "generated_from": f"solutions/{name}.ipynb",
+        "note": "generated by `python3 tasks.py build`; maintainers edit the source notebook",
+    }
     for cell in release.cells:
         embed_images(cell)
     return release
@@ -117,11 +136,12 @@ def generate_notebooks(out_dir: Path) -> dict[str, str]:
     texts = {}
     with tempfile.TemporaryDirectory(prefix="attention-build-") as tmp:
         root = make_course(Path(tmp) / "course")
+        # one nbgrader process for every assignment: its start-up costs more than a notebook
+        code, output = nbgrader(root, "generate_assignment", "*", "--force")
         for name in assignments():
-            code, output = nbgrader(root, "generate_assignment", name, "--force")
             release = root / "release" / name / f"{name}.ipynb"
             if code != 0 or not release.is_file():
-                raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n{output}")
+                raise RuntimeError(f"nbgrader generate_assignment failed for {name}:\n{output[-3000:]}")
             nb = learner_copy(nbio.read(release), name)
             nbformat.validate(nb)
             texts[f"{name}.ipynb"] = nbio.dumps(nb)
@@ -137,7 +157,7 @@ def environment_yml() -> str:
         "# Generated from requirements.txt by `python3 tasks.py build`: edit that file, not this one.\n"
         "name: attention-from-scratch\n"
         "channels:\n  - conda-forge\n"
-        f"dependencies:\n  - python={python}\n  - pip\n  - pip:\n{body}\n      - -e .\n"
+        f"dependencies:\n  - python={python}\n  - pip\n  - pip:\n{body}\n      - -e .\n      - -e ./autograder\n"
     )
 
 
@@ -208,76 +228,89 @@ def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
 
 
 EXPECTED = REPO / "src" / "attention_course" / "expected"  # learner side: visible checks' answers
-PLANS = REPO / "autograder" / "key" / "plans"  # grading side: every check call of every test cell
-PLAN_LIMIT = 4 << 20  # a bigger plan is not stored: the grader records it itself (once, then cached)
+PLANS = plans.STORED  # grading side: every check call of every test cell
 
 
 def _generated_files() -> set[Path]:
     """Files of the generated kinds that exist now (those without a source are deleted by the build)."""
-    return (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*.json"))
+    return (set(NOTEBOOKS.glob("*.ipynb")) | set(SAMPLES.rglob("*.ipynb")) | set(EXPECTED.glob("*"))
             | set(PLANS.glob("*.json")))
 
 
-def plan_text(name: str, plan: dict) -> str | None:
-    """The stored plan of a source notebook: its check calls (no exercise metadata: the key adds it)."""
-    import json
-
-    from attention_course.convert import encode
-
-    from .pipeline import source_digest
-
-    bare = {grade_id: [{k: v for k, v in call.items() if k != "meta"} for call in calls]
-            for grade_id, calls in plan.items()}
-    text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb: edit that",
-                       "source": source_digest(name), "plan": encode(bare)}, sort_keys=True, indent=0)
-    return text + "\n" if len(text) <= PLAN_LIMIT else None
-
-
-def recorded_calls(names: list[str]) -> dict[str, dict]:
-    """{assignment: record-run result} of the source notebooks, on one warm zygote."""
-    from .pipeline import limits, record_job
-    from .workers import Zygote, run_job
+def recorded_plans(names: list[str]) -> dict[str, dict]:
+    """{assignment: plan} of the source notebooks, learnt on one warm zygote."""
+    from .records import Limits
+    from .run import run_job
+    from .sandbox.zygote import Zygote
 
     zygote = Zygote()
     try:
-        results = {}
+        learnt = {}
         for name in names:
-            job = dict(record_job(nbio.read(SOLUTIONS / f"{name}.ipynb"), limits(cell_timeout=120)), isolate=False)
-            results[name] = run_job(zygote, job, attempts=1)
-        return results
+            source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+            result = run_job(plans.record_job(source, Limits(cell_timeout=120)), zygote, attempts=1)
+            learnt[name] = plans.from_records(source, result)
+            plans.validate(source, learnt[name])
+        return learnt
     finally:
         zygote.close()
 
 
-def expected_data(names: list[str]) -> dict[Path, str]:
-    """The visible checks' answers, one JSON file per notebook (see the module doc)."""
-    import json
+def _stored_analysis(probe: dict, analysis: dict) -> dict:
+    """What the learner package keeps of an analysis. A mistake's result judged at float32 (every
+    float input float32) is kept in float32: the judge compares it at float32's tolerance, so the
+    float64 digits beyond it never decide, and they are half of the package's size."""
+    from attention_course.verdict import task_dtype
 
-    from attention_course.convert import encode
+    rows = analysis["mutants"]
+    if task_dtype(probe) == np.float32:
+        rows = [dict(row, value=row["value"].astype(np.float32))
+                if row.get("value") is not None and row["value"].dtype == np.float64 else row for row in rows]
+    return {**analysis, "mutants": rows}
+
+
+def _archive(members: dict[str, bytes]) -> bytes:
+    """A zip of already compressed members, stored as they are, with fixed dates (the same bytes each
+    build)."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in members.items():
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+    return buffer.getvalue()
+
+
+def expected_data(names: list[str]) -> dict[Path, str | bytes]:
+    """The visible checks' answers, one compressed file per notebook and an index (see the module doc)."""
+    import json
+    import lzma
+
+    from attention_course.convert import pack
 
     from .key import analyse, meta
-    from .pipeline import plan_from_records
 
-    files = {}
-    for name, result in recorded_calls(names).items():
-        plan = plan_from_records(nbio.read(SOLUTIONS / f"{name}.ipynb"), result)
+    files: dict[Path, str | bytes] = {}
+    index: dict[str, str] = {}
+    for name, plan in recorded_plans(names).items():
         exercises: dict[str, dict] = {}
         for calls in plan.values():
             for call in calls:
                 if call["hidden"]:
                     continue
+                index[call["exercise"]] = name
                 entry = exercises.setdefault(call["exercise"], {"meta": meta(call["exercise"]), "probes": []})
                 for probe in call["probes"]:
                     analysis = analyse(call["exercise"], probe)
                     analysis["mutants"]  # computed now: learners need them to name mistakes
-                    entry["probes"].append({"probe": probe, "analysis": dict(analysis)})
-        text = json.dumps({"generated": f"by `python3 tasks.py build` from solutions/{name}.ipynb and "
-                           "autograder/key: edit those", "exercises": encode(exercises)},
-                          sort_keys=True, indent=0, allow_nan=True)
-        files[EXPECTED / f"{name}.json"] = text + "\n"
-        stored = plan_text(name, plan)
+                    entry["probes"].append({"probe": probe, "analysis": _stored_analysis(probe, dict(analysis))})
+        files[EXPECTED / f"{name}.zip"] = _archive({f"{exercise}.xz": lzma.compress(pack(entry), preset=9 | lzma.PRESET_EXTREME)
+                                                    for exercise, entry in sorted(exercises.items())})
+        stored = plans.stored_text(name, plan)
         if stored is not None:
             files[PLANS / f"{name}.json"] = stored
+    files[EXPECTED / "exercises.json"] = json.dumps(dict(sorted(index.items())), indent=1) + "\n"
     return files
 
 
@@ -295,9 +328,59 @@ def expected_files() -> dict[Path, str]:
     return files
 
 
+def _numbers_close(stored, built) -> bool:
+    """Equal structures whose arrays are equal to within float32's rounding.
+
+    The recorded inputs come from the source notebooks' own computations (PyTorch, TensorFlow), whose
+    last bit depends on the processor's vector instructions: a build on another machine may differ
+    there, and that is not a change of the course."""
+    if isinstance(stored, np.ndarray) and isinstance(built, np.ndarray):
+        if stored.dtype != built.dtype or stored.shape != built.shape:
+            return False
+        if stored.dtype.kind != "f":
+            return bool(np.array_equal(stored, built))
+        return bool(np.allclose(stored, built, rtol=1e-5, atol=1e-8, equal_nan=True))
+    if isinstance(stored, dict) and isinstance(built, dict):
+        if "__array__" in stored and "__array__" in built:
+            from attention_course.convert import decode
+
+            return _numbers_close(decode(stored), decode(built))
+        return stored.keys() == built.keys() and all(_numbers_close(stored[k], built[k]) for k in stored)
+    if isinstance(stored, list) and isinstance(built, list):
+        return len(stored) == len(built) and all(_numbers_close(a, b) for a, b in zip(stored, built, strict=True))
+    return type(stored) is type(built) and stored == built
+
+
+def _data(path: Path, content: str | bytes):
+    """Generated data decoded for comparison: a plan's JSON, a notebook's packed answers."""
+    import json
+    import lzma
+
+    from attention_course.convert import unpack
+
+    if path.suffix == ".zip":
+        import io
+        import zipfile
+
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            return {name: unpack(lzma.decompress(archive.read(name))) for name in archive.namelist()}
+    return json.loads(content)
+
+
+def up_to_date(path: Path, content: str | bytes) -> bool:
+    """Whether ``path`` holds ``content`` (generated data: the same numbers, to within rounding)."""
+    if not path.is_file():
+        return False
+    current = path.read_bytes() if isinstance(content, bytes) else path.read_text(encoding="utf-8")
+    if current == content:
+        return True
+    if path.parent in (EXPECTED, PLANS) and path.suffix in (".json", ".zip"):
+        return _numbers_close(_data(path, current), _data(path, content))
+    return False
+
+
 def stale(files: dict[Path, str]) -> list[str]:
-    problems = [str(path.relative_to(REPO)) for path, text in files.items()
-                if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    problems = [str(path.relative_to(REPO)) for path, text in files.items() if not up_to_date(path, text)]
     extra = _generated_files() - set(files)
     return problems + [f"{p.relative_to(REPO)} (no source in solutions/)" for p in sorted(extra)]
 
@@ -314,9 +397,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     for extra in _generated_files() - set(files):
         extra.unlink()
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    for path, content in files.items():
+        if not up_to_date(path, content):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
     print(f"built {len(files)} files; {len(problems)} changed: {', '.join(problems) or 'none'}")
     return 0
 

@@ -24,6 +24,11 @@ def settings() -> dict:
         return tomllib.load(handle)
 
 
+def course_id() -> str:
+    """The course's id in nbgrader's gradebook (``course.toml``, ``[course] id``)."""
+    return settings()["course"]["id"]
+
+
 def assignments() -> list[str]:
     """Assignment ids: one per source notebook, named after it (``01_attention_without_weights``)."""
     return sorted(path.stem for path in SOLUTIONS.glob("*.ipynb"))
@@ -38,7 +43,8 @@ def make_course(root: Path, db_url: str | None = None, only: list[str] | None = 
         "c = get_config()  # noqa: F821\n"
         f"load_subconfig({str(CONFIG)!r})  # noqa: F821\n"
         f"c.CourseDirectory.root = {str(root)!r}\n"
-        f"c.CourseDirectory.db_url = {db_url!r}\n",
+        f"c.CourseDirectory.db_url = {db_url!r}\n"
+        f"c.CourseDirectory.course_id = {course_id()!r}\n",
         encoding="utf-8",
     )
     for name in only or assignments():
@@ -54,7 +60,7 @@ def nbgrader(root: Path, *args: str, timeout: float | None = None) -> tuple[int 
     nbgrader runs in its own process group, so a timeout kills it together with its kernel. Never
     raises on nbgrader's own failure.
     """
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # alembic
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     process = subprocess.Popen(

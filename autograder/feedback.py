@@ -1,14 +1,26 @@
-"""Feedback that never shows hidden test source (nbgrader issue #917).
+"""The feedback stage: a learner's page, with the checks' messages, that never shows hidden tests and
+cannot run a submission's code.
 
 nbgrader's feedback renders the autograded notebook, where the hidden tests were restored from the
-gradebook to be run. This preprocessor removes them again and cuts every traceback of a test cell
-down to its last line, the check's message, because a traceback quotes the failing source line.
+gradebook (nbgrader #917). :class:`HideHiddenTests` removes them again (nbgrader's own
+``ClearHiddenTests``) and cuts every traceback of a test cell down to its last line, the check's
+message, because a traceback quotes the failing source line. The page is rendered with HTML
+sanitised (``HTMLExporter.sanitize_html``): scripts, event handlers and ``javascript:`` links in a
+learner's Markdown or outputs are removed, so opening a feedback page runs nothing a learner wrote.
+
+:class:`FeedbackExporter` renders what every student shares once per run. It overrides
+``HTMLExporter.from_notebook_node``, whose internals change between nbconvert releases:
+``tests/test_feedback.py`` pins the version it was checked against and compares its page with
+``HTMLExporter``'s.
 """
 
+import copy
 import functools
 import json
 import re
+from pathlib import Path
 
+import nbformat
 from jinja2 import pass_context
 from nbconvert import HTMLExporter
 from nbconvert.exporters.templateexporter import TemplateExporter
@@ -23,6 +35,32 @@ _FOCUSABLE = re.compile(r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputA
 _NO_ALT = re.compile(r"<img(?![^>]*\balt=)([^>]*>)")
 
 
+# What a page may keep of a learner's HTML (Markdown cells, HTML outputs): formatting, tables, images
+# and links; no script, style sheet, frame, form, SVG element or event handler, and no URL scheme
+# but these. nbconvert's own sanitiser (bleach's defaults) would also escape paragraphs and headings.
+SAFE_TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div",
+    "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd",
+    "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup",
+    "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var"})
+SAFE_ATTRIBUTES = {"*": ["class", "id", "title", "align"], "a": ["href", "title", "class", "id"],
+                   "img": ["src", "alt", "title", "width", "height", "class"],
+                   "td": ["colspan", "rowspan", "class"], "th": ["colspan", "rowspan", "scope", "class"]}
+SAFE_PROTOCOLS = frozenset({"http", "https", "mailto", "data"})
+
+
+def safe_html(html) -> str:
+    """A learner's HTML with everything that could run removed (see :data:`SAFE_TAGS`)."""
+    import bleach
+
+    html = html.decode() if isinstance(html, bytes) else str(html)
+    return bleach.clean(html, tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES, protocols=SAFE_PROTOCOLS,
+                        strip=True, strip_comments=True)
+
+
+CHECKED_NBCONVERT = "7.17.2"  # the release whose HTMLExporter internals FeedbackExporter was checked against
+
+
 class HideHiddenTests(ClearHiddenTests):
     enforce_metadata = False
 
@@ -30,7 +68,7 @@ class HideHiddenTests(ClearHiddenTests):
         if cell.cell_type != "code" or not is_grade(cell) or cell.metadata.nbgrader.get("solution"):
             return cell, resources
         if _HIDDEN in cell.source:
-            self._remove_hidden_test_region(cell)
+            cell, resources = super().preprocess_cell(cell, resources, cell_index)
             cell.source = cell.source.rstrip() + "\n# (hidden tests ran here; their code is not shown)"
         for output in cell.get("outputs", []):
             if output.output_type == "error":
@@ -62,6 +100,7 @@ class FeedbackExporter(HTMLExporter):
     """
 
     def __init__(self, **kwargs):
+        kwargs.setdefault("sanitize_html", True)
         super().__init__(**kwargs)
         self._markdown: dict[tuple, str] = {}
         self._highlight = None
@@ -77,7 +116,7 @@ class FeedbackExporter(HTMLExporter):
 
     def default_filters(self):
         for name, function in super().default_filters():
-            yield name, (functools.lru_cache(maxsize=16384)(function) if name == "clean_html" else function)
+            yield name, (functools.lru_cache(maxsize=16384)(safe_html) if name == "clean_html" else function)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         """HTMLExporter's page, without re-parsing it with BeautifulSoup (most of the time left).
@@ -98,3 +137,31 @@ class FeedbackExporter(HTMLExporter):
         html = _FOCUSABLE.sub(r'\1 tabindex="0">', html)
         html = _NO_ALT.sub(r'<img alt="No description has been provided for this image"\1', html)
         return html, resources
+
+
+def note_cells(tampering: list[str], unneeded: int) -> list:
+    """The grader's notes at the top of a feedback page."""
+    cells = []
+    if unneeded:
+        cells.append(nbformat.v4.new_markdown_cell(id="grader-note-unneeded", source=
+            f"*Grader's note: {unneeded} cell(s) that no graded function depends on (demonstrations, plots) "
+            "were not run again for grading, so they show no output here; your own run shows them. Your "
+            "score does not depend on them.*"))
+    if tampering:
+        cells.append(nbformat.v4.new_markdown_cell(id="grader-note-tampering", source=
+            "**Grader's note: this submission changed protected cells or patched names the tests use.** "
+            "Those changes were undone before grading: " + "; ".join(tampering)))
+    return cells
+
+
+def write_page(exporter: FeedbackExporter, nb, resources: dict, notes: list, target: Path) -> None:
+    """Feedback HTML as nbgrader's generate_feedback makes it, without the hidden tests."""
+    from nbgrader.preprocessors import GetGrades
+
+    nb = copy.deepcopy(nb)
+    nb.cells[:0] = notes
+    nb, resources = GetGrades().preprocess(nb, resources)
+    nb, resources = HideHiddenTests().preprocess(nb, resources)
+    html, _ = exporter.from_notebook_node(nb, resources=resources)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")

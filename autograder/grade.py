@@ -25,14 +25,18 @@ notebooks show every output; scores are the same either way.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from .intake import CSV_COLUMNS, Result, find_submissions, validate, write_csv  # noqa: F401
-from .pipeline import default_workers, grade  # noqa: F401
+from .dispatch import default_workers
+from .pipeline import grade
 
 
 def main(argv: list[str] | None = None) -> int:
+    # nbgrader creates a gradebook by running `alembic`, which it looks for on PATH: the one installed
+    # next to this Python, also when the grader is started as .venv/bin/python without activating it.
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("submissions", type=Path, help="folder <student>/<assignment>/<notebook>.ipynb, or a zip")
     parser.add_argument("--out", type=Path, default=Path("graded"), help="where to write (default: graded/)")

@@ -7,8 +7,6 @@ instructor can also point a hand-made nbgrader course at it with
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
-c.CourseDirectory.course_id = "attention-from-scratch"
-
 # Learners see this stub where a solution was; the checks recognise it and say "not implemented yet".
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"

@@ -1,7 +1,7 @@
 """Which cells grading needs: the learner's code and the course's cells it depends on.
 
 A test cell is graded by calling the learner's functions on the plan's fixed inputs (see
-:mod:`autograder.pipeline`), never on what an earlier cell computed. So the score depends only on
+the grader), never on what an earlier cell computed. So the score depends only on
 the functions the tests call, on the cells that define them (the learner's solution cells and any
 cell the learner added) and on the course's cells whose names those use: the set-up cell's
 imports, a constant, a helper. A cell that trains a model for a plot, or prints a demonstration,
@@ -20,7 +20,7 @@ The analysis is conservative, by names (Python's ``ast``, after IPython's own in
   the Colab install cell aside, which binds nothing the learner's code uses).
 
 The grader re-runs a notebook in full when a sliced run's probes or cells meet a ``NameError``
-(see :func:`autograder.workers.run_job`), so a dependency this misses costs time, never points.
+(see :func:`autograder.run.run_job`), so a dependency this misses costs time, never points.
 """
 
 from __future__ import annotations
@@ -129,12 +129,12 @@ def names(source: str) -> Names | None:
     try:
         python = _python(source)
         return Names(ast.parse(python), python)
-    except Exception:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # not Python we can read: run everything
         return None
 
 
-def needed_cells(cells: list[dict], called: set[str], released: set[str], record: bool = False) -> set[int] | None:
-    """The indices of ``cells`` (a job's cells: index, kind, source, grade_id) that grading must run.
+def needed_cells(cells: list, called: set[str], released: set[str], record: bool = False) -> set[int] | None:
+    """The indices of ``cells`` (a job's :class:`~autograder.records.Cell` list) that grading must run.
 
     ``called``: the names the test cells call; ``released``: the sources of the released notebook's
     code cells. A cell the learner wrote (a solution cell, or any cell not as released) always runs;
@@ -145,16 +145,16 @@ def needed_cells(cells: list[dict], called: set[str], released: set[str], record
     found: dict[int, Names] = {}
     needed: set[int] = set()
     for cell in cells:
-        if cell["kind"] == "test" and not record:
+        if cell.kind == "test" and not record:
             continue
-        parsed = names(cell["source"])
-        course_cell = (cell["source"] in released and not cell.get("solution") and cell["kind"] != "test"
-                       and cell.get("grade_id") != "setup")
+        parsed = names(cell.source)
+        course_cell = (cell.source in released and not cell.solution and cell.kind != "test"
+                       and cell.grade_id != "setup")
         if parsed is None or (parsed.dynamic and not course_cell):
             return None
-        found[cell["index"]] = parsed
+        found[cell.index] = parsed
         if not course_cell:
-            needed.add(cell["index"])
+            needed.add(cell.index)
     # Calling a module's function (np.random.seed, plt.plot) is not taken for changing the module:
     # else every cell would be needed. Modules are bound by import statements, which run.
     modules = set().union(*(parsed.modules for parsed in found.values()))

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from conftest import ASSIGNMENTS
 
-from autograder import pipeline
+from autograder import plans
 from autograder.key import _call
 from autograder.key.exercises import all_exercises
 
@@ -20,7 +20,7 @@ from autograder.key.exercises import all_exercises
 def _first_inputs() -> dict[str, dict]:
     firsts = {}
     for name in ASSIGNMENTS:
-        plan = pipeline.stored_plan(name)
+        plan = plans.stored(name)
         for calls in (plan or {}).values():
             for call in calls:
                 firsts.setdefault(call["exercise"], call["probes"][0])

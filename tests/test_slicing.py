@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import REPO
 
-from autograder import NOTEBOOKS, SOLUTIONS, pipeline
+from autograder import NOTEBOOKS, SOLUTIONS, plans
 from autograder import notebooks as nbio
 from autograder.course import assignments
+from autograder.records import Cell, Job, Limits
 from autograder.slicing import names, needed_cells
 
 
-def cell(index: int, source: str, kind: str = "code", solution: bool = False, grade_id: str | None = None) -> dict:
-    return {"index": index, "kind": kind, "source": source, "solution": solution, "grade_id": grade_id}
+def cell(index: int, source: str, kind: str = "code", solution: bool = False, grade_id: str | None = None) -> Cell:
+    return Cell(index, kind, source, grade_id, solution)
 
 
 SETUP = cell(0, "import numpy as np\nimport torch", grade_id="setup")
@@ -27,8 +30,8 @@ COURSE = [
 ]
 
 
-def given(cells: list[dict]) -> set[str]:
-    return {c["source"] for c in cells}
+def given(cells: list[Cell]) -> set[str]:
+    return {c.source for c in cells}
 
 
 def test_a_demonstration_nothing_graded_uses_is_passed_over():
@@ -40,21 +43,21 @@ def test_a_demonstration_nothing_graded_uses_is_passed_over():
 def test_a_name_the_learners_function_reads_is_kept_wherever_it_is_bound():
     later = cell(7, "SCALE = 3.0")  # bound after the solution, before the test calls it: it counts
     in_place = cell(8, "weights = np.ones(3)\nweights[0] = 5.0")
-    solution = dict(SOLUTION, source=SOLUTION["source"] + " + weights")
+    solution = replace(SOLUTION, source=SOLUTION.source + " + weights")
     cells = [SETUP, *COURSE, solution, later, in_place]
     needed = needed_cells(cells, {"attend"}, given(cells))
     assert {1, 7, 8} <= needed and 4 not in needed
 
 
 def test_a_local_name_inside_the_learners_function_does_not_pull_a_global_in():
-    solution = dict(SOLUTION, source="def attend(queries):\n    model = queries * 2\n    return np.tanh(model)")
+    solution = replace(SOLUTION, source="def attend(queries):\n    model = queries * 2\n    return np.tanh(model)")
     cells = [SETUP, *COURSE, solution]
     assert 4 not in needed_cells(cells, {"attend"}, given(cells))
 
 
 def test_cells_the_learner_wrote_or_changed_always_run():
     added = cell(9, "print('my own check')")
-    changed = dict(COURSE[2], source=COURSE[2]["source"] + "\nprint('edited')")
+    changed = replace(COURSE[2], source=COURSE[2].source + "\nprint('edited')")
     released = given([SETUP, *COURSE, SOLUTION])
     cells = [SETUP, *COURSE, SOLUTION, added]
     cells[3] = changed
@@ -65,13 +68,13 @@ def test_cells_the_learner_wrote_or_changed_always_run():
 @pytest.mark.parametrize("dynamic", ["globals()['SCALE']", "eval('SCALE')", "sys.modules['__main__'].SCALE",
                                      "get_ipython().user_ns['SCALE']", "vars()['SCALE']"])
 def test_learner_code_that_reaches_names_dynamically_runs_every_cell(dynamic):
-    solution = dict(SOLUTION, source=f"import sys\ndef attend(queries):\n    return queries * {dynamic}")
+    solution = replace(SOLUTION, source=f"import sys\ndef attend(queries):\n    return queries * {dynamic}")
     cells = [SETUP, *COURSE, solution]
     assert needed_cells(cells, {"attend"}, given(cells)) is None
 
 
 def test_a_method_named_like_a_builtin_is_not_dynamic():
-    solution = dict(SOLUTION, source="def attend(queries):\n    model = torch.nn.Linear(3, 3).eval()\n"
+    solution = replace(SOLUTION, source="def attend(queries):\n    model = torch.nn.Linear(3, 3).eval()\n"
                                      "    return model(queries)")
     cells = [SETUP, *COURSE, solution]
     assert needed_cells(cells, {"attend"}, given(cells)) is not None
@@ -103,27 +106,27 @@ def test_the_record_run_skips_only_cells_whose_names_no_test_uses(name):
     """The record job of each source notebook passes something over, and never a cell whose names a
     test cell or a solution reads (checked by the stored plans being current: tests/test_build.py)."""
     source = nbio.read(SOLUTIONS / f"{name}.ipynb")
-    job = pipeline.record_job(source, pipeline.limits())
-    assert job["unneeded"], f"{name}: every cell is needed to record the tests?"
-    kinds = {c["index"]: c for c in job["cells"]}
-    assert not any(kinds[i]["kind"] == "test" or kinds[i]["solution"] for i in job["unneeded"])
+    job = plans.record_job(source, Limits())
+    assert job.unneeded, f"{name}: every cell is needed to record the tests?"
+    kinds = {c.index: c for c in job.cells}
+    assert not any(kinds[i].kind == "test" or kinds[i].solution for i in job.unneeded)
 
 
 @pytest.mark.slow
 def test_a_missed_dependency_costs_a_rerun_not_points(tmp_path):
     """A run that passed over a cell and then met a NameError is run again with every cell."""
-    from autograder.workers import Zygote, run_job
+    from autograder.run import run_job
+    from autograder.sandbox.zygote import Zygote
 
     zygote = Zygote(tmp_path / "workers.log")
     try:
-        job = {"mode": "record", "limits": pipeline.limits(cell_timeout=20), "isolate": False, "unneeded": [0],
-               "hide": [], "keep": [], "cells": [cell(0, "hidden_dependency = 41"),
-                                                 cell(1, "answer = hidden_dependency + 1\nprint(answer)")]}
-        result = run_job(zygote, job)
+        job = Job("record", [cell(0, "hidden_dependency = 41"), cell(1, "answer = hidden_dependency + 1\nprint(answer)")],
+                  Limits(cell_timeout=20), unneeded=frozenset({0}))
+        result = run_job(job, zygote)
     finally:
         zygote.close()
-    assert result["unneeded"] == [] and result["status"] == "finished"
-    assert result["cells"][1]["error"] is None and "42" in result["cells"][1]["outputs"][0]["text"]
+    assert result.unneeded == [] and result.status == "finished"
+    assert result.cells[1].error is None and "42" in result.cells[1].outputs[0]["text"]
 
 
 def test_the_slicing_is_documented_for_instructors():

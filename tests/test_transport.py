@@ -1,93 +1,149 @@
-"""Large test inputs (notebook 08's model weights) cross to each worker once, named by digest."""
+"""The grader's channel to a sandbox: exact arrays as bytes, and nothing malformed believed.
+
+Every message from a sandbox is hostile (see autograder/sandbox/protocol.py): these are the
+refusals the grader relies on, each one a submission ended as failed instead of a crashed run.
+"""
 
 from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+import time
 
 import numpy as np
 import pytest
 
-from attention_course import convert
+from autograder.sandbox import protocol
+from autograder.sandbox.channel import Deadline, GraderEnd, SandboxEnd
+from autograder.sandbox.protocol import FROM_SANDBOX, ProtocolError
 
 
-@pytest.fixture
-def registry(monkeypatch):
-    blobs: dict = {}
-    monkeypatch.setattr(convert, "BLOBS", blobs)
-    return blobs
+def _frame(header: dict | bytes, payload: bytes = b"") -> bytes:
+    data = header if isinstance(header, bytes) else json.dumps(header).encode()
+    return struct.pack("!II", len(data), len(payload)) + data + payload
 
 
-def test_a_large_array_is_named_by_digest_and_found_again(registry):
-    big, small = np.arange(70_000, dtype=np.float32).reshape(700, 100), np.ones(3)
-    sent: dict = {}
-    plain = convert.encode({"weights": big, "bias": small}, sent)
-    assert "blob" in plain["weights"] and "b64" in plain["bias"]
-    assert list(sent) == [plain["weights"]["blob"]] and sent[plain["weights"]["blob"]] is big
-    registry.update(sent)  # what a worker does when the grader sends it the array once
-    back = convert.decode(plain)
-    assert np.array_equal(back["weights"], big) and back["weights"] is not big  # a copy: runs cannot share it
+def _parse(frame: bytes, schema=FROM_SANDBOX) -> dict:
+    header, payload = struct.unpack_from("!II", frame)
+    return protocol.parse(frame[8:8 + header], frame[8 + header:8 + header + payload], schema)
 
 
-def test_a_name_the_worker_was_not_sent_is_refused(registry):
-    plain = convert.encode(np.zeros((600, 600)), {})
-    with pytest.raises(ValueError, match="missing"):
-        convert.decode(plain)
-    registry[plain["blob"]] = np.zeros((600, 601))
-    with pytest.raises(ValueError, match="differs"):
-        convert.decode(plain)
+def test_arrays_cross_exactly_as_bytes():
+    values = {"a": np.arange(12, dtype=np.float32).reshape(3, 4), "b": np.array(2.5), "c": np.array([True, False]),
+              "d": [np.int64(7), float("nan"), float("-inf")], "e": np.asfortranarray(np.ones((2, 3)))}
+    back = _parse(protocol.pack(values), None)
+    assert back["a"].dtype == np.float32 and np.array_equal(back["a"], values["a"])
+    assert back["b"].shape == () and back["b"] == 2.5 and back["c"].dtype == bool
+    assert back["d"][0] == 7 and np.isnan(back["d"][1]) and back["d"][2] == -np.inf
+    assert np.array_equal(back["e"], values["e"])
 
 
-def test_with_the_registry_itself_only_arrays_it_holds_are_named(registry):
-    known, unknown = np.ones((512, 512)), np.zeros((512, 512))
-    registry[convert.blob_digest(known)] = known
-    plain = convert.encode([known, unknown], convert.BLOBS)
-    assert "blob" in plain[0] and "b64" in plain[1] and len(registry) == 1
+@pytest.mark.parametrize("bad", [
+    b"not json", b"[1, 2]", b"[" * 100_000 + b"]" * 100_000,
+    json.dumps({"op": "probe_done", "outcome": {"x": {"__array__": "|O", "shape": [1], "at": 0}}}).encode(),
+    json.dumps({"op": "probe_done", "outcome": {"x": {"__array__": "<f8", "shape": [1000], "at": 0}}}).encode(),
+    json.dumps({"op": "probe_done", "outcome": {"x": {"__array__": "<f8", "shape": [-1], "at": 0}}}).encode(),
+    json.dumps({"op": "done"}).encode(),  # not a message a sandbox may send
+    json.dumps({"op": "cell_done", "index": 1, "outputs": [], "error": None}).encode(),  # a field missing
+    json.dumps({"op": "cell_done", "index": "1", "outputs": [], "error": None, "memory_error": False}).encode(),
+    json.dumps({"op": "ready", "extra": 1}).encode(),
+])
+def test_a_malformed_message_is_refused(bad):
+    with pytest.raises(ProtocolError):
+        _parse(_frame(bad, b"\0" * 8))
 
 
-def test_the_digest_is_of_contents_shape_and_dtype():
-    a = np.arange(12.0)
-    assert convert.blob_digest(a) == convert.blob_digest(a.copy())
-    assert convert.blob_digest(a) != convert.blob_digest(a.reshape(3, 4))
-    assert convert.blob_digest(a) != convert.blob_digest(a.astype(np.float32))
+def test_deep_nesting_is_refused_before_it_costs_anything():
+    nested: object = 0
+    for _ in range(50):
+        nested = [nested]
+    with pytest.raises(ProtocolError, match="deep"):
+        _parse(protocol.pack({"op": "probe_done", "outcome": {"status": "ok", "v": nested}}))
 
 
-def test_the_workers_line_reader_splits_lines_whatever_the_chunks():
-    """The zygote's stdin reader: lines split across reads, several in one read, a line far larger
-    than a read (a model's weights), and a last line without its newline."""
-    import os
-    import threading
-
-    from autograder.sandbox.zygote import LineReader
-
-    big = b"w" * (3 << 20)
-    data = b"first\n" + big + b"\nsecond\nthird\nlast"
-    read_end, write_end = os.pipe()
-
-    def write():
-        for start in range(0, len(data), 1000 + 7):  # chunks that never line up with the lines
-            os.write(write_end, data[start:start + 1007])
-        os.close(write_end)
-
-    writer = threading.Thread(target=write)
-    writer.start()
-    reader = LineReader(read_end)
-    lines = [reader.readline() for _ in range(6)]
-    writer.join()
-    os.close(read_end)
-    assert lines == [b"first\n", big + b"\n", b"second\n", b"third\n", b"last", b""]
+@pytest.mark.parametrize("outcome", [
+    {"status": "ok", "value": "not an array", "changed_inputs": False},
+    {"status": "ok", "value": np.ones(2)},
+    {"status": "raised", "type": 3, "message": "x"},
+    {"status": "something else"},
+    "a string",
+])
+def test_a_malformed_probe_outcome_is_refused(outcome):
+    with pytest.raises(ProtocolError):
+        protocol.outcome(outcome)
 
 
-def test_the_line_reader_knows_when_a_whole_line_is_waiting():
-    import os
+def test_outcomes_are_bounded_and_outputs_cut_to_what_a_page_may_show():
+    huge = protocol.outcome({"status": "ok", "value": np.zeros(3 << 20), "changed_inputs": False})
+    assert huge["status"] == "unreadable"
+    assert len(protocol.outcome({"status": "raised", "type": "E", "message": "x" * 10_000})["message"]) == 300
+    outputs = protocol.outputs([
+        {"output_type": "stream", "name": "stdout", "text": "y" * 5000},
+        {"output_type": "display_data", "data": {"application/javascript": "alert(1)", "text/html": "<b>b</b>"}},
+    ], max_bytes=1000)
+    assert len(outputs[0]["text"]) < 1100 and "truncated" in outputs[0]["text"]
+    assert set(outputs[1]["data"]) <= {"text/plain", "text/html"} and "application/javascript" not in outputs[1]["data"]
+    with pytest.raises(ProtocolError):
+        protocol.outputs([{"output_type": "stream", "name": "stdout", "text": 3}], 1000)
 
-    from autograder.sandbox.zygote import LineReader
 
-    read_end, write_end = os.pipe()
-    os.write(write_end, b"one\ntw")
-    reader = LineReader(read_end)
-    assert not reader.has_line()
-    assert reader.readline() == b"one\n"
-    assert not reader.has_line()  # "tw" is buffered, with no newline yet
-    os.write(write_end, b"o\n")
-    os.close(write_end)
-    assert reader.readline() == b"two\n"
-    assert reader.readline() == b""
-    os.close(read_end)
+def _pair():
+    ours, theirs = socket.socketpair()
+    return GraderEnd(ours, max_header=1 << 16, max_payload=1 << 20), theirs
+
+
+def test_an_oversized_frame_is_refused_before_its_bytes_are_read():
+    grader, sandbox = _pair()
+    sandbox.sendall(struct.pack("!II", 10, 1 << 30))
+    with pytest.raises(ProtocolError, match="over the limit"):
+        grader.receive(time.monotonic() + 5)
+
+
+def test_a_flood_of_unasked_messages_is_refused():
+    grader, sandbox = _pair()
+    message = protocol.pack({"op": "ready"})
+
+    def flood():
+        try:
+            while True:
+                sandbox.sendall(message * 1000)
+        except OSError:
+            pass
+
+    threading.Thread(target=flood, daemon=True).start()
+    with pytest.raises(ProtocolError, match="more than it was asked"):
+        grader.send({"op": "cell", "source": "x" * (8 << 20)}, time.monotonic() + 20)
+    grader.close()
+    sandbox.close()
+
+
+def test_writing_while_the_sandbox_writes_and_never_reads_cannot_deadlock():
+    """The grader sends a large request to a sandbox that is busy writing and never reads: the
+    grader neither blocks nor waits past its deadline."""
+    ours, theirs = socket.socketpair()
+    grader = GraderEnd(ours)
+
+    def stubborn():  # writes one large message, then sits
+        try:
+            theirs.sendall(protocol.pack({"op": "probe_done", "outcome": {"status": "ok", "value": np.zeros(1 << 20),
+                                                                          "changed_inputs": False}}))
+        except OSError:
+            pass
+
+    threading.Thread(target=stubborn, daemon=True).start()
+    started = time.monotonic()
+    with pytest.raises(Deadline):
+        grader.send({"op": "cell", "source": "x" * (32 << 20)}, time.monotonic() + 2)
+    assert time.monotonic() - started < 5
+    theirs.close()
+
+
+def test_the_sandbox_end_reads_what_the_grader_end_sends():
+    ours, theirs = socket.socketpair()
+    grader, sandbox = GraderEnd(ours), SandboxEnd(theirs.fileno())
+    grader.send({"op": "probe", "inputs": [np.arange(5.0)]}, time.monotonic() + 5)
+    assert np.array_equal(sandbox.receive()["inputs"][0], np.arange(5.0))
+    sandbox.send({"op": "ready"})
+    assert grader.receive(time.monotonic() + 5) == {"op": "ready"}

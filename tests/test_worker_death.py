@@ -7,7 +7,7 @@ import shutil
 import pytest
 from conftest import REPO
 
-from autograder import pipeline
+from autograder import dispatch
 from autograder.grade import grade
 
 pytestmark = pytest.mark.slow
@@ -17,18 +17,18 @@ SAMPLES = REPO / "autograder" / "samples" / "submissions"
 def test_dead_worker_is_retried_once_then_reported(tmp_path, monkeypatch):
     submissions = tmp_path / "submissions"
     shutil.copytree(SAMPLES, submissions)
-    real_run_job, attempts = pipeline.run_job, {}
+    real_run_job, attempts = dispatch.run_job, {}
     notebook = "01_attention_without_weights/01_attention_without_weights.ipynb"
     SENT = {(SAMPLES / who / notebook).read_text(encoding="utf-8"): who for who in ("ada", "ben", "cleo")}
 
-    def dying_run_job(zygote, job):
-        who = SENT[job["notebook_text"]]
+    def dying_run_job(job, zygote):
+        who = SENT[job.notebook_text]
         attempts[who] = attempts.get(who, 0) + 1
         if who == "ada" and attempts[who] == 1 or who == "cleo":  # ada's worker dies once, cleo's always
             zygote.process.kill()
-        return real_run_job(zygote, job)
+        return real_run_job(job, zygote)
 
-    monkeypatch.setattr(pipeline, "run_job", dying_run_job)
+    monkeypatch.setattr(dispatch, "run_job", dying_run_job)
     results = {r.student: r for r in grade(submissions, tmp_path / "out", progress=False, workers=2)}
     assert (results["ada"].status, results["ada"].auto_score) == ("graded", 10)
     assert (results["ben"].status, results["ben"].auto_score) == ("graded", 0)
@@ -45,16 +45,11 @@ def test_stand_ins_are_never_computed_with_a_mistake_swapped_in():
 
     import numpy as np
 
-    from attention_course.convert import decode, encode
-    from autograder.key import mutant_outputs
+    from autograder.key import mutant_outputs, standin
     from autograder.key.exercises import get_exercise
-    from autograder.workers import oracle
 
     rng = np.random.default_rng(0)
     args = [rng.normal(size=3), rng.normal(size=(5, 4)), rng.normal(size=(3, 6)), rng.normal(size=(4, 6))]
-    job = {"cells": [{"calls": [{"exercise": "state_attention", "meta": {"uses": ["state_weights"]}}]}]}
-    answer = oracle(job)
-    event = {"exercise": "state_attention", "dependency": "state_weights", "args": encode(args), "kwargs": {}}
     right = get_exercise("state_weights").reference(*args)
     probe = {"inputs": args, "kwargs": {}}
     stop, wrong = threading.Event(), []
@@ -67,7 +62,7 @@ def test_stand_ins_are_never_computed_with_a_mistake_swapped_in():
     thread.start()
     try:
         for _ in range(300):
-            value = decode(answer(event)["value"])
+            value = standin("state_attention", "state_weights", [a.copy() for a in args], {})["value"]
             if not np.allclose(value, right):
                 wrong.append(value)
     finally:

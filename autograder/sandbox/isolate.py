@@ -1,20 +1,24 @@
-"""Linux isolation for one submission: namespaces, a read-only file system view, limits, no privileges.
+"""Linux isolation for one submission: namespaces, a view of the file system built from an allow-list,
+limits, and an unprivileged user. Only what Linux provides (``unshare``, ``mount``, ``pivot_root``,
+``setrlimit``, cgroups, ``prctl``/``capset``), through ``ctypes``: nothing to install.
 
-Used by :mod:`autograder.sandbox.zygote` in the process that runs a submission, after it was forked
-from the warm zygote. Only what Linux provides (``unshare``, ``mount``, ``setrlimit``, cgroup v1,
-``prctl``/``capset``), through ``ctypes``: no binary of our own, nothing to install.
+bubblewrap builds the same kind of view, but it execs a new process; a submission's process here is
+forked from a warm zygote that has imported NumPy, PyTorch and TensorFlow once, which is what makes a
+notebook take about a second instead of ten. So the view is built here, in the forked process.
 
-- ``unshare``: a new network namespace (only a loopback that is down: no network), mount, PID, IPC
-  and UTS namespaces; without root, first a user namespace.
-- mounts: everything read-only; the course repository, the grading directory, the submissions and
-  home directories hidden under empty file systems, except the Python installation and the course
-  package; a fresh ``/tmp`` (size-limited, gone with the process), a fresh ``/proc`` showing only
-  the submission's processes, a ``/dev`` with only null, zero, random and urandom.
-- limits: address space for data (``RLIMIT_DATA``) and, as root, a cgroup memory cap; a cap on
-  processes and threads (cgroup ``pids`` as root, else ``RLIMIT_NPROC``); file size; no core dumps.
-- privileges: every capability dropped, ``no_new_privs`` set; the environment scrubbed.
+- ``unshare``: new mount, PID, network (a loopback that is down, so no network and no abstract unix
+  socket of the host), IPC and UTS namespaces; without root, first a user namespace.
+- the view (:class:`View`, computed where the sandbox runs): an empty root holding only the system's
+  programs and libraries, the Python installation and the learner package, all read-only; an ``/etc``
+  with a few files (``passwd`` names the sandbox's user); ``/dev`` with null, zero, full, random and
+  urandom; a fresh ``/proc`` of the submission's own processes; no ``/sys``, ``/run``, ``/home``,
+  ``/root``, course checkout, gradebook or other submission; a fresh size-limited ``/tmp``.
+- limits: a memory cap and a process cap in a cgroup (v1 or v2) when running as root, rlimits always
+  (data memory, processes of the sandbox's own user, file size, open files, no core dumps).
+- an unprivileged user (a uid of its own per zygote), every capability dropped, ``no_new_privs``.
 
-:func:`available` says whether this machine allows it; the grader warns loudly when it does not.
+:func:`available` says whether this machine allows it; the grader warns loudly when it does not, and
+:class:`Cgroups` says which limits could not be set.
 """
 
 from __future__ import annotations
@@ -23,8 +27,12 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import platform
 import resource
+import signal
 import sys
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 CLONE_NEWNS = 0x00020000
@@ -49,10 +57,12 @@ PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "arm64": 41}.get(platform.machine())
 CGROUP = Path("/sys/fs/cgroup")
-WRITABLE = ("/tmp", "/var/tmp")
-DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
-STAGING = "/mnt"
+DEVICES = ("null", "zero", "full", "random", "urandom")
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "mime.types")
+SANDBOX_USER = "learner"
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 
@@ -83,6 +93,12 @@ def umount(target: str) -> None:
     _check(_libc.umount2(target.encode(), MNT_DETACH), f"umount {target}")
 
 
+def pivot_root(new_root: str, put_old: str) -> None:
+    if SYS_PIVOT_ROOT is None:
+        raise IsolationError(errno.ENOSYS, f"pivot_root: unknown system call number on {platform.machine()}")
+    _check(_libc.syscall(ctypes.c_long(SYS_PIVOT_ROOT), new_root.encode(), put_old.encode()), "pivot_root")
+
+
 def prctl(option: int, value: int) -> int:
     return _libc.prctl(ctypes.c_int(option), ctypes.c_ulong(value), ctypes.c_ulong(0), ctypes.c_ulong(0),
                        ctypes.c_ulong(0))
@@ -93,160 +109,131 @@ def set_subreaper() -> None:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
-def die_with_parent() -> None:
-    import signal
-
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 def is_root() -> bool:
     return os.geteuid() == 0
 
 
-def enter_namespaces() -> int:
-    """In the supervisor: new namespaces for the next child (the child becomes PID 1). Returns flags."""
+# --- the view -------------------------------------------------------------------------------------
+
+
+@dataclass
+class View:
+    """What a sandbox sees of this machine's files: these paths, read-only, and nothing else."""
+
+    read_only: list[str] = field(default_factory=list)
+    symlinks: dict[str, str] = field(default_factory=dict)  # /bin -> usr/bin on a merged-/usr system
+    uid: int = 65534
+    gid: int = 65534
+    tmp_size: str = "512m"
+
+    @classmethod
+    def here(cls, package_dirs: list[str], uid: int, tmp_size: str = "512m") -> View:
+        """The view for this machine's Python and the given packages (computed where sandboxes run).
+
+        ``package_dirs``: folders of packages outside the Python installation that a notebook may
+        import (the learner package, when it is installed in development mode from a checkout).
+        """
+        read_only, symlinks = [], {}
+        for path in SYSTEM:
+            if os.path.islink(path):
+                symlinks[path] = os.readlink(path)
+            elif os.path.isdir(path):
+                read_only.append(path)
+        python = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, sys.exec_prefix)}
+        read_only += sorted(_outermost(python | {os.path.realpath(p) for p in package_dirs}))
+        return cls(read_only, symlinks, uid, uid, tmp_size)
+
+
+def _outermost(paths: set[str]) -> set[str]:
+    return {p for p in paths if not any(p != o and (p + "/").startswith(o.rstrip("/") + "/") for o in paths)}
+
+
+def _bind(source: str, target: str, read_only: bool = True) -> None:
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        Path(target).touch()
+    mount(source, target, None, MS_BIND | MS_REC)
+    if read_only:
+        flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
+        try:
+            mount(None, target, None, flags)
+        except IsolationError:  # some file systems want their own flags kept; read-only is what matters
+            mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY)
+
+
+def enter_view(view: View) -> None:
+    """In the runner, PID 1 of its namespaces: make ``view`` its whole file system (see module doc)."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    # 1. a scratch root holding the host's root at /oldroot and the new root at /newroot
+    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
+    os.makedirs("/tmp/oldroot")
+    os.makedirs("/tmp/newroot")
+    pivot_root("/tmp", "/tmp/oldroot")
+    os.chdir("/")
+    mount("tmpfs", "/newroot", "tmpfs", MS_NOSUID | MS_NODEV, "size=4m,mode=0755")
+    new, old = "/newroot", "/oldroot"
+    # 2. the allowed folders, read-only, at their own paths
+    for path in view.read_only:
+        if os.path.exists(old + path):
+            _bind(old + path, new + path)
+    for link, target in view.symlinks.items():
+        os.symlink(target, new + link)
+    # 3. /etc, /dev, /proc, /tmp, /run
+    os.makedirs(new + "/etc", exist_ok=True)
+    for name in ETC_FILES:
+        if os.path.exists(f"{old}/etc/{name}"):
+            _bind(f"{old}/etc/{name}", f"{new}/etc/{name}")
+    Path(new + "/etc/passwd").write_text(f"root:x:0:0:root:/root:/bin/sh\n{SANDBOX_USER}:x:{view.uid}:{view.gid}:"
+                                         f"{SANDBOX_USER}:/tmp/home:/bin/sh\n")
+    Path(new + "/etc/group").write_text(f"root:x:0:\n{SANDBOX_USER}:x:{view.gid}:\n")
+    Path(new + "/etc/hostname").write_text("localhost\n")
+    Path(new + "/etc/hosts").write_text("127.0.0.1 localhost\n::1 localhost\n")
+    os.makedirs(new + "/dev")
+    for name in DEVICES:
+        _bind(f"{old}/dev/{name}", f"{new}/dev/{name}", read_only=False)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{new}/dev/{name}")
+    os.makedirs(new + "/dev/shm")
+    mount("tmpfs", new + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
+    os.makedirs(new + "/proc")
+    mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    for path, size in (("/tmp", view.tmp_size), ("/run", "1m"), ("/var/tmp", "1m")):
+        os.makedirs(new + path, exist_ok=True)
+        mount("tmpfs", new + path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    # 4. the new root becomes "/", the host's root is let go of, and "/" itself turns read-only
+    os.makedirs(new + "/oldroot")
+    pivot_root(new, new + "/oldroot")
+    os.chdir("/")
+    umount("/oldroot")
+    os.rmdir("/oldroot")
+    mount(None, "/", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def enter_namespaces(view: View) -> None:
+    """In the supervisor: new namespaces for its next child (which becomes PID 1 of the new one).
+
+    Without root, a user namespace comes first, in which the sandbox's user maps to this user."""
     flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
     if is_root():
         unshare(flags)
-        return flags
+        return
     uid, gid = os.getuid(), os.getgid()
     unshare(flags | CLONE_NEWUSER)
     Path("/proc/self/setgroups").write_text("deny")
-    Path("/proc/self/uid_map").write_text(f"0 {uid} 1")
-    Path("/proc/self/gid_map").write_text(f"0 {gid} 1")
-    return flags | CLONE_NEWUSER
+    Path("/proc/self/uid_map").write_text(f"{view.uid} {uid} 1")
+    Path("/proc/self/gid_map").write_text(f"{view.gid} {gid} 1")
 
 
-def _mountpoints() -> list[str]:
-    points = []
-    for line in Path("/proc/self/mountinfo").read_text().splitlines():
-        point = line.split()[4].replace("\\040", " ")
-        points.append(point)
-    return points
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def restrict_filesystem(hide: list[str], keep: list[str], tmp_size: str = "512m") -> None:
-    """In the child, PID 1 of its namespaces: the read-only view described in the module doc."""
-    mount(None, "/", None, MS_REC | MS_PRIVATE)
-    keep = sorted({os.path.realpath(p) for p in keep if os.path.exists(p)} | set(DEVICES))
-    roots = sorted({os.path.realpath(p) for p in [*hide, *WRITABLE, "/dev"] if os.path.isdir(p)})
-    roots = [r for r in roots if not any(r != o and _inside(r, o) for o in roots)]  # outermost only
-    # 1. a staging area holding what must stay visible inside hidden folders
-    mount("tmpfs", STAGING, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
-    staged: list[tuple[str, str]] = []
-    for index, path in enumerate(keep):
-        if not any(_inside(path, root) for root in roots):
-            continue
-        stage = f"{STAGING}/{index}"
-        if os.path.isdir(path):
-            os.mkdir(stage)
-        else:
-            Path(stage).touch()
-        mount(path, stage, None, MS_BIND | MS_REC)
-        staged.append((path, stage))
-    # 2. every hidden folder becomes an empty file system; what is kept comes back, read-only
-    for root in roots:
-        writable = root in WRITABLE
-        options = f"size={tmp_size},mode=1777" if writable else "size=1m,mode=0755"
-        mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, options)
-        for path, stage in staged:
-            if _inside(path, root):
-                if os.path.isdir(stage):
-                    os.makedirs(path, exist_ok=True)
-                else:
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    Path(path).touch()
-                mount(stage, path, None, MS_BIND | MS_REC)
-    os.makedirs("/dev/shm", exist_ok=True)
-    umount(STAGING)
-    # 3. everything read-only but the writable folders
-    for point in reversed(_mountpoints()):
-        if point in WRITABLE or point.startswith("/proc") or any(point == p for p in DEVICES):
-            continue
-        try:
-            mount(None, point, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        except IsolationError:
-            try:  # some file systems want their own flags kept; read-only is what matters
-                mount(None, point, None, MS_BIND | MS_REMOUNT | MS_RDONLY)
-            except IsolationError:
-                pass
-    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
-    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-
-
-def join_cgroups(name: str, memory_bytes: int | None, max_pids: int) -> dict[str, Path]:
-    """As root: cgroup v1 memory and pids groups for this process (and all it starts)."""
-    groups = {}
-    if not is_root():
-        return groups
-    for controller, settings in (("memory", {"memory.limit_in_bytes": memory_bytes,
-                                              "memory.memsw.limit_in_bytes": None}),
-                                 ("pids", {"pids.max": max_pids})):
-        base = CGROUP / controller
-        if not (base / "cgroup.procs").exists():
-            continue
-        group = base / "attention-grade" / name
-        try:
-            group.mkdir(parents=True, exist_ok=True)
-            for setting, value in settings.items():
-                if value is not None and (group / setting).exists():
-                    (group / setting).write_text(str(value))
-            (group / "cgroup.procs").write_text("0")
-            groups[controller] = group
-        except OSError:
-            continue
-    return groups
-
-
-def cgroup_oom(group: Path | None) -> bool:
-    """True when the memory cgroup hit its limit (the kernel's OOM killer ran or an allocation failed)."""
-    if group is None:
-        return False
-    try:
-        control = (group / "memory.oom_control").read_text()
-        killed = any(line.startswith("oom_kill ") and int(line.split()[1]) > 0 for line in control.splitlines())
-        return killed or int((group / "memory.failcnt").read_text()) > 0
-    except (OSError, ValueError):
-        return False
-
-
-def remove_cgroup(group: Path) -> None:
-    """Kill whatever is left in the group, then remove it."""
-    import signal
-    import time
-
-    for _ in range(50):
-        try:
-            pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
-        except OSError:
-            return
-        if not pids:
-            break
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        time.sleep(0.02)
-    try:
-        group.rmdir()
-    except OSError:
-        pass
-
-
-def set_limits(memory_bytes: int, max_processes: int, file_bytes: int = 256 << 20) -> None:
-    """rlimits: data memory, file size, no core dumps, and (not root) the number of processes."""
-    resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-    if not is_root():
-        running = len([p for p in os.listdir("/proc") if p.isdigit()])
-        resource.setrlimit(resource.RLIMIT_NPROC, (running + max_processes, running + max_processes))
+def become_sandbox_user(view: View) -> None:
+    """As root: the sandbox's own uid and gid, no supplementary groups (every capability goes with
+    the switch away from uid 0). In a user namespace the user is already mapped (see above)."""
+    if os.geteuid() == 0 and view.uid != 0:
+        os.setgroups([])
+        os.setresgid(view.gid, view.gid, view.gid)
+        os.setresuid(view.uid, view.uid, view.uid)
 
 
 class _CapHeader(ctypes.Structure):
@@ -269,11 +256,145 @@ def drop_privileges() -> None:
     _check(prctl(PR_SET_NO_NEW_PRIVS, 1), "no_new_privs")
 
 
+def set_limits(memory_bytes: int, max_processes: int, file_bytes: int = 256 << 20) -> None:
+    """rlimits: data memory, file size, open files, no core dumps, and the processes of this user
+    (the sandbox's own uid, so every sandbox of a zygote shares that count, and nothing else does)."""
+    resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+    resource.setrlimit(resource.RLIMIT_NPROC, (max_processes, max_processes))
+
+
 def clean_environment(home: str) -> dict[str, str]:
-    """What a submission sees of the environment: nothing that says it is being graded."""
-    keep = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": os.environ.get("LANG", "C.UTF-8")}
-    return {**keep, "HOME": home, "TMPDIR": "/tmp", "MPLBACKEND": "Agg", "MPLCONFIGDIR": f"{home}/.matplotlib",
+    """What a submission sees of the environment: what a learner's own run would, nothing that says
+    it is being graded."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "USER": SANDBOX_USER,
+            "LOGNAME": SANDBOX_USER, "TMPDIR": "/tmp", "MPLBACKEND": "Agg", "MPLCONFIGDIR": f"{home}/.matplotlib",
             "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+# --- cgroups --------------------------------------------------------------------------------------
+
+
+class Cgroups:
+    """Memory and process caps for each sandbox in a cgroup of its own, cgroup v2 or v1, as root.
+
+    ``problem`` says why a cap could not be set up here (not root, no controller to use); the
+    sandboxes then rely on rlimits alone, and the grader says so at the start and end of the run.
+    """
+
+    def __init__(self, root: Path = CGROUP, own: str | None = None):
+        self.root = root
+        self.version = 2 if (root / "cgroup.controllers").is_file() else 1
+        self.problem: str | None = None
+        self.base: Path | None = None
+        if not is_root():
+            self.problem = "not running as root: memory and process caps are rlimits only"
+        elif self.version == 2:
+            self._prepare_v2(own)
+        elif not all((root / c / "cgroup.procs").exists() for c in ("memory", "pids")):
+            self.problem = "no cgroup v1 memory and pids hierarchies: memory and process caps are rlimits only"
+
+    def _prepare_v2(self, own: str | None) -> None:
+        """A subtree ``<our cgroup>/attention-grade`` with the memory and pids controllers enabled.
+
+        cgroup v2 lets a group hand controllers to its children only when it holds no process
+        itself, so this process (the zygote) first moves into a leaf of the subtree."""
+        if own is None:
+            own = next((line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines()
+                        if line.startswith("0::")), "/")
+        parent = self.root / own.strip("/")
+        base = parent / "attention-grade"
+        try:
+            available = (parent / "cgroup.controllers").read_text().split()
+            if not {"memory", "pids"} <= set(available):
+                raise OSError(f"controllers available here: {' '.join(available) or 'none'}")
+            base.mkdir(exist_ok=True)
+            leaf = base / f"zygote-{os.getpid()}"
+            leaf.mkdir(exist_ok=True)
+            try:
+                (parent / "cgroup.subtree_control").write_text("+memory +pids")
+            except OSError:  # the parent still holds processes (the grader): try from the subtree down
+                pass
+            (leaf / "cgroup.procs").write_text(str(os.getpid()))
+            (base / "cgroup.subtree_control").write_text("+memory +pids")
+            self.base = base
+        except OSError as error:
+            self.problem = (f"cgroup v2 memory and pids controllers cannot be delegated under {parent} ({error}); "
+                            "memory and process caps are rlimits only")
+
+    def join(self, name: str, memory_bytes: int, max_pids: int) -> None:
+        """Put this process (and all it will start) in new groups named ``name`` with the caps."""
+        if self.problem:
+            return
+        if self.version == 2:
+            group = self.base / name
+            group.mkdir()
+            (group / "memory.max").write_text(str(memory_bytes))
+            if (group / "memory.swap.max").exists():
+                (group / "memory.swap.max").write_text("0")
+            (group / "pids.max").write_text(str(max_pids))
+            (group / "cgroup.procs").write_text("0")
+            return
+        for controller, settings in (("memory", {"memory.limit_in_bytes": memory_bytes}),
+                                     ("pids", {"pids.max": max_pids})):
+            group = self.root / controller / "attention-grade" / name
+            group.mkdir(parents=True, exist_ok=True)
+            for setting, value in settings.items():
+                (group / setting).write_text(str(value))
+            (group / "cgroup.procs").write_text("0")
+
+    def _groups(self, name: str) -> list[Path]:
+        if self.problem:
+            return []
+        if self.version == 2:
+            return [self.base / name]
+        return [self.root / c / "attention-grade" / name for c in ("memory", "pids")]
+
+    def out_of_memory(self, name: str) -> bool:
+        """Whether the group's memory cap was hit (an allocation failed, or the OOM killer ran)."""
+        for group in self._groups(name):
+            try:
+                if self.version == 2:
+                    events = dict(line.split() for line in (group / "memory.events").read_text().splitlines())
+                    return int(events.get("oom_kill", 0)) > 0 or int(events.get("max", 0)) > 0
+                if group.parent.parent.name == "memory":
+                    control = (group / "memory.oom_control").read_text()
+                    killed = any(line.startswith("oom_kill ") and int(line.split()[1]) > 0
+                                 for line in control.splitlines())
+                    return killed or int((group / "memory.failcnt").read_text()) > 0
+            except (OSError, ValueError):
+                return False
+        return False
+
+    def remove(self, name: str) -> None:
+        """Kill whatever is left in the groups, then remove them."""
+        for group in self._groups(name):
+            if not group.exists():
+                continue
+            if self.version == 2 and (group / "cgroup.kill").exists():
+                try:
+                    (group / "cgroup.kill").write_text("1")
+                except OSError:
+                    pass
+            for _ in range(100):
+                try:
+                    pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+                except OSError:
+                    break
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                time.sleep(0.02)
+            try:
+                group.rmdir()
+            except OSError:
+                pass
 
 
 def available() -> str | None:
@@ -281,9 +402,9 @@ def available() -> str | None:
     pid = os.fork()
     if pid == 0:
         try:
-            enter_namespaces()
+            enter_namespaces(View())
             os._exit(0)
-        except Exception:
+        except BaseException:  # noqa: BLE001 (any failure here means: not available)
             os._exit(1)
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) == 0:

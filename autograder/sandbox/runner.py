@@ -1,97 +1,39 @@
-"""Run a notebook's cells in this process, the way a kernel would, and report as plain data.
+"""Inside the sandbox: run a notebook's cells and call the learner's functions, when asked.
 
-Runs where submitted code runs (inside the sandbox, see :mod:`autograder.sandbox.zygote`), so it
-decides nothing: it executes the cells with IPython, and at each test cell, instead of the cell's
-code, it calls the learner's functions on the inputs the grader sent (the *probes*) and reports
-what they returned. The grader judges those results in its own process.
+The runner decides nothing and knows nothing ahead: it answers the grader's requests one at a time
+(:func:`serve`), over the job's own socket:
 
-In ``record`` mode (the course's own source notebooks, on the maintainers' side) test cells do run,
-with the checks collecting their calls instead of judging them: that is how the grader learns each
-test cell's inputs, and how the build precomputes the visible checks' answers.
+- ``cell``: run one cell's code in the IPython shell; reply with its outputs;
+- ``probe``: call the learner's function ``function`` on the inputs sent with the request; reply with
+  what it returned (plain data). While it runs, the learner's earlier answers that it may call
+  (``uses``) are stand-ins that ask the grader for the reference result (``standin``);
+- ``record`` (the course's own source notebooks, when the grader learns a plan): run a test cell's
+  visible and hidden parts with the checks collecting their calls instead of judging them;
+- ``exit``.
 
-Messages are JSON lines on a channel (see :class:`Channel`); arrays travel as
-:func:`attention_course.convert.encode` data, never pickled.
+Submitted code runs in this process and can rewrite any of it, so nothing here is a defence: the
+grader times every request from outside, checks every reply against the schema of
+:mod:`.protocol`, and kills the sandbox when it does not get what it asked for.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import time
+import sys
 
 import numpy as np
 
 from attention_course import checks as learner_checks
-from attention_course.convert import BLOBS, as_numpy_input, decode, encode, to_framework
-from attention_course.verdict import run_probe
+from attention_course.convert import as_numpy_input, to_framework
+from attention_course.verdict import make_call, run_probe
+
+from .channel import SandboxEnd
 
 HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
-MAX_TEXT = 100_000  # characters of stdout/stderr kept per cell
+MAX_TEXT = 100_000  # characters of stdout/stderr kept per cell (the grader cuts again)
 MAX_DISPLAY = 1_000_000  # characters of rich display data kept per cell
 MAX_RESULT = 16 << 20  # bytes of one probe's result
-
-
-class Lines:
-    """Bytes in, whole lines out. A line can be tens of MB (a model's weights): the buffer grows in
-    place and only bytes not searched yet are searched for a newline, so the cost is linear."""
-
-    def __init__(self):
-        self.buffer, self.scanned = bytearray(), 0
-
-    def feed(self, chunk: bytes) -> None:
-        self.buffer += chunk
-
-    def pop(self) -> bytes | None:
-        """The next whole line, newline included, or None."""
-        end = self.buffer.find(b"\n", self.scanned)
-        if end < 0:
-            self.scanned = len(self.buffer)
-            return None
-        line = bytes(self.buffer[:end + 1])
-        del self.buffer[:end + 1]
-        self.scanned = 0
-        return line
-
-    def has_line(self) -> bool:
-        return self.buffer.find(b"\n", self.scanned) >= 0
-
-    def rest(self) -> bytes:
-        """What is left (a last line without its newline), emptying the buffer."""
-        rest = bytes(self.buffer)
-        self.buffer, self.scanned = bytearray(), 0
-        return rest
-
-    def __len__(self) -> int:
-        return len(self.buffer)
-
-
-class Channel:
-    """Newline-delimited JSON over two file descriptors."""
-
-    def __init__(self, read_fd: int, write_fd: int):
-        self.reader = os.fdopen(read_fd, "rb", buffering=0) if read_fd >= 0 else None
-        self.write_fd = write_fd
-        self._lines = Lines()
-
-    def send(self, message: dict) -> None:
-        data = (json.dumps(message, allow_nan=True) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            written = os.write(self.write_fd, view)
-            view = view[written:]
-
-    def receive(self) -> dict:
-        while (line := self._lines.pop()) is None:
-            chunk = self.reader.read(1 << 20)
-            if not chunk:
-                raise EOFError("channel closed")
-            self._lines.feed(chunk)
-        return json.loads(line)
-
-    def request(self, message: dict) -> dict:
-        self.send(message)
-        return self.receive()
 
 
 class CellTimeout(KeyboardInterrupt):
@@ -146,30 +88,41 @@ def _outputs(captured, error) -> list[dict]:
     return outputs
 
 
+class _Alarm:
+    """SIGALRM after ``seconds``, raising :class:`CellTimeout` in the running code."""
+
+    def __init__(self, seconds: float, what: str):
+        self.seconds, self.what = seconds, what
+
+    def _ring(self, signum, frame):
+        raise CellTimeout(f"{self.what} ran past the {self.seconds:g} s limit and was stopped")
+
+    def __enter__(self):
+        self.previous = signal.signal(signal.SIGALRM, self._ring)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+
+
 def run_source(shell, source: str, timeout: float) -> tuple[list[dict], BaseException | None]:
     """Run one cell's code with a time limit; its outputs (nbformat dicts) and error, if any."""
     from IPython.utils.capture import capture_output
 
-    def interrupt(signum, frame):
-        raise CellTimeout(f"the cell ran past the {timeout:g} s limit and was stopped")
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
     error: BaseException | None = None
     with capture_output(stdout=True, stderr=True, display=True) as captured:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            result = shell.run_cell(source, store_history=False)
+            with _Alarm(timeout, "the cell"):
+                result = shell.run_cell(source, store_history=False)
             error = result.error_before_exec or result.error_in_exec
         except CellTimeout as stopped:  # raised outside the cell's own code
             error = stopped
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
     try:
         import matplotlib.pyplot as plt
 
         plt.close("all")
-    except Exception:
+    except Exception:  # noqa: BLE001 (the learner's code may have broken matplotlib: not our concern)
         pass
     if isinstance(error, CellTimeout):
         error = _named("CellTimeoutError", str(error))
@@ -180,104 +133,88 @@ def _named(name: str, message: str) -> BaseException:
     return type(name, (Exception,), {})(message)
 
 
-def _oracle(channel: Channel, exercise: str, dependency: str, framework: str):
-    """A stand-in for the learner's earlier answer ``dependency``: computed by the grader, not here."""
+def _standin(channel: SandboxEnd, name: str, framework: str):
+    """The learner's earlier answer ``name``, computed by the grader for this probe."""
 
     def standin(*args, **kwargs):
-        arrays = [as_numpy_input(a) for a in args]
-        reply = channel.request({"event": "oracle", "exercise": exercise, "dependency": dependency,
-                                 "args": encode(arrays, BLOBS), "kwargs": encode(kwargs, BLOBS)})
+        channel.send({"op": "standin", "name": name, "args": [as_numpy_input(a) for a in args],
+                      "kwargs": {str(k): as_numpy_input(v) for k, v in kwargs.items()}})
+        reply = channel.receive()
         if "error" in reply:
             raise RuntimeError(reply["error"])
-        value = decode(reply["value"])
+        value = reply["value"]
         if isinstance(value, list):
             return tuple(to_framework(part, framework) for part in value)
         return to_framework(value, framework)
 
-    standin.__name__ = dependency
+    standin.__name__ = name
     return standin
 
 
-def _timed_probe(candidate, probe: dict, meta: dict, replacements: dict, timeout: float) -> dict:
-    """One probe, stopped after ``timeout`` seconds like a cell."""
-
-    def interrupt(signum, frame):
-        raise CellTimeout(f"the function ran past the {timeout:g} s limit and was stopped")
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+def probe(shell, channel: SandboxEnd, request: dict) -> dict:
+    """One call of the learner's function, stopped after the request's time limit like a cell."""
+    candidate = shell.user_ns.get(request["function"]) if request["function"] else None
+    replacements = {name: _standin(channel, name, request["framework"]) for name in request["uses"]}
     try:
-        return run_probe(candidate, probe, meta["framework"], replacements, meta.get("returns_tuple", False))
+        with _Alarm(float(request["timeout"]), "the function"):
+            outcome = run_probe(candidate, request["probe"], request["framework"], replacements,
+                                request["returns_tuple"])
     except BaseException as error:  # CellTimeout, or SystemExit and the like from the learner's code
         return {"status": "raised", "type": "CellTimeoutError" if isinstance(error, CellTimeout)
                 else type(error).__name__, "message": str(error)[:300]}
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    if outcome["status"] == "ok" and outcome["value"].nbytes > MAX_RESULT:
+        outcome = {"status": "unreadable", "type": f"an array of {outcome['value'].nbytes} bytes"}
+    return outcome
 
 
-def _probe_cell(shell, channel: Channel, cell: dict, timeout: float) -> None:
-    for number, call in enumerate(decode(cell["calls"])):
-        meta = call["meta"]
-        candidate = shell.user_ns.get(call["function"]) if call["function"] else None
-        replacements = {name: _oracle(channel, call["exercise"], name, meta["framework"]) for name in meta["uses"]}
-        outcomes = []
-        for probe in call["probes"]:
-            outcome = _timed_probe(candidate, probe, meta, replacements, timeout)
-            if outcome["status"] == "ok" and outcome["value"].nbytes > MAX_RESULT:
-                outcome = {"status": "unreadable", "type": f"an array of {outcome['value'].nbytes} bytes"}
-            outcomes.append(outcome)
-        channel.send({"event": "probe", "index": cell["index"], "call": number, "outcomes": encode(outcomes)})
-
-
-def _record_cell(shell, channel: Channel, cell: dict, timeout: float) -> tuple[list[dict], BaseException | None]:
-    outputs, error = [], None
-    for hidden, part in enumerate(split_test_source(cell["source"])):
+def record(shell, request: dict) -> tuple[list[dict], BaseException | None, list[dict]]:
+    """Run a source test cell with the checks collecting their calls: (outputs, error, records)."""
+    records: list[dict] = []
+    outputs: list[dict] = []
+    error = None
+    original = learner_checks._run
+    for hidden, part in enumerate((request["visible"], request["hidden"])):
         if not part.strip() or error is not None:
             continue
 
-        def record(call, hidden=bool(hidden)):
-            channel.send({"event": "record", "index": cell["index"], "hidden": hidden, "call": encode(call)})
+        def collect(kind, exercise, candidate, inputs, kwargs, hidden=bool(hidden), **options):
+            records.append({"hidden": hidden, "call": make_call(kind, exercise, candidate, inputs, kwargs,
+                                                                 **options)})
 
-        learner_checks._RECORDER = record
+        learner_checks._run = collect
         try:
-            part_outputs, error = run_source(shell, part, timeout)
+            part_outputs, error = run_source(shell, part, float(request["timeout"]))
         finally:
-            learner_checks._RECORDER = None
+            learner_checks._run = original
         outputs += part_outputs
-    return outputs, error
+    return outputs, error, records
 
 
-def run_cells(shell, channel: Channel, cells: list[dict], mode: str, cell_timeout: float,
-              unneeded: frozenset[int] = frozenset()) -> None:
-    """Run every cell in order, reporting each; test cells are probed (grade) or recorded (record).
-
-    Cells in ``unneeded`` (no graded function depends on them, see :mod:`autograder.slicing`) are
-    passed over without a word."""
-    for cell in cells:
-        if cell["index"] in unneeded:
-            continue
-        started = time.perf_counter()
-        channel.send({"event": "cell_start", "index": cell["index"]})
-        error = None
-        if cell["kind"] == "skip":
-            outputs = _outputs(_Nothing(), _named("CellSkipped", f"this cell was not run: {cell['reason']}"))
-        elif cell["kind"] == "test" and mode == "grade":
-            _probe_cell(shell, channel, cell, cell_timeout)
-            outputs = []
-        elif cell["kind"] == "test" and mode == "record":
-            outputs, error = _record_cell(shell, channel, cell, cell_timeout)
+def serve(shell, channel: SandboxEnd) -> None:
+    """Answer the grader's requests until it says ``exit`` (or goes away). The first request gives the
+    notebook's file, which the learner's code may open (in the working folder, as in their own run)."""
+    start = channel.receive()
+    if start.get("notebook_name"):
+        with open(os.path.basename(start["notebook_name"]), "w", encoding="utf-8") as handle:
+            handle.write(start.get("notebook_text", ""))
+    channel.send({"op": "ready"})
+    while True:
+        request = channel.receive()
+        op = request.get("op")
+        if op == "cell":
+            outputs, error = run_source(shell, request["source"], float(request["timeout"]))
+            channel.send({"op": "cell_done", "index": request["index"], "outputs": outputs,
+                          "error": type(error).__name__ if error is not None else None,
+                          "memory_error": isinstance(error, MemoryError)})
+        elif op == "record":
+            outputs, error, records = record(shell, request)
+            channel.send({"op": "cell_done", "index": request["index"], "outputs": outputs, "records": records,
+                          "error": type(error).__name__ if error is not None else None,
+                          "memory_error": isinstance(error, MemoryError)})
+        elif op == "probe":
+            channel.send({"op": "probe_done", "outcome": probe(shell, channel, request)})
         else:
-            outputs, error = run_source(shell, cell["source"], cell_timeout)
-        channel.send({"event": "cell_end", "index": cell["index"], "outputs": outputs,
-                      "seconds": time.perf_counter() - started,
-                      "error": type(error).__name__ if error is not None else None,
-                      "memory_error": isinstance(error, MemoryError)})
-
-
-class _Nothing:
-    stdout = stderr = ""
-    outputs: list = []
+            os._exit(0)
 
 
 def warm_imports(threads: int = 0) -> None:
@@ -290,6 +227,7 @@ def warm_imports(threads: int = 0) -> None:
     import matplotlib.pyplot  # noqa: F401
     import scipy.special  # noqa: F401
     import torch  # noqa: F401
+    from IPython.utils.capture import capture_output  # noqa: F401
 
     import attention_course.data  # noqa: F401
     import attention_course.plots  # noqa: F401
@@ -304,6 +242,6 @@ def warm_imports(threads: int = 0) -> None:
         if threads > 0:
             tensorflow.config.threading.set_intra_op_parallelism_threads(threads)
             tensorflow.config.threading.set_inter_op_parallelism_threads(threads)
-    except Exception:
-        pass
+    except ImportError:
+        print("TensorFlow is not installed: notebook 03 cannot be graded here", file=sys.stderr)
     np.zeros(1)

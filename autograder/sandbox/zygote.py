@@ -1,252 +1,262 @@
-"""The warm zygote: imports the frameworks once, then forks one sandboxed process per submission.
+"""The warm zygote: imports the frameworks once, then forks one sandbox per submission.
 
-    python -m autograder.sandbox.zygote      (started by autograder.workers; JSON lines on stdin/stdout)
+    python -m autograder.sandbox.zygote CONTROL_FD UID      (started by :class:`Zygote`)
 
-For each job (a notebook's cells, with the probes of its test cells), the zygote forks a
-*supervisor*, which enters new namespaces and forks the *runner*: PID 1 of its own PID namespace,
-with no network, a read-only view of the file system that hides the course's sources, gradebook and
-other submissions, a fresh ``/tmp``, memory, process and file-size limits and no privileges (see
-:mod:`autograder.sandbox.isolate`). The supervisor exits at once; the zygote, a subreaper, adopts
-the runner, relays its messages to the grader and the grader's stand-in answers back, and stops it
-when a cell runs too long. When the runner ends, the kernel ends every process it left behind.
+The zygote runs only the course's own code and holds nothing secret: it never sees a job's cells,
+inputs or answers. Over its control socket (``SOCK_SEQPACKET``, one JSON message each way) the
+grader asks it to ``spawn`` a sandbox, handing it, as a file descriptor, the sandbox's end of a
+socket that the grader alone holds the other end of; the grader then speaks to the sandbox
+directly. ``reap`` kills a sandbox and reports how it ended.
 
-Nothing the runner can reach holds an answer: the zygote imports only the learner's package and
-this sandbox code, and the grader's replies carry only the results of stand-ins for earlier
-exercises, while the exercise that uses them is being probed.
+A sandbox is made in two forks: the *supervisor* joins the job's cgroups and enters new namespaces;
+its child, the *runner*, is PID 1 of the new PID namespace. It closes every descriptor but its
+socket, builds its view of the file system (:func:`.isolate.enter_view`), sets its limits, becomes
+an unprivileged user with no capability, and serves the grader's requests
+(:func:`.runner.serve`). The supervisor exits at once, so the zygote (a subreaper) adopts the
+runner; killing the runner ends every process of its namespace.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-import select
 import signal
+import socket
+import subprocess
 import sys
 import time
 import traceback
-
-from attention_course import convert
+from pathlib import Path
 
 from . import isolate, runner
-from .runner import Lines
+from .channel import GraderEnd, SandboxEnd
 
-GRACE = 10.0  # seconds past a cell's limit before a runner that ignores interrupts is killed
-MAX_LINE = 64 << 20
-
-
-class LineReader:
-    """Lines from a file descriptor, without the hidden buffering that would fool ``select``."""
-
-    def __init__(self, fd: int):
-        self.fd, self.lines = fd, Lines()
-
-    def has_line(self) -> bool:
-        return self.lines.has_line()
-
-    def readline(self) -> bytes:
-        while (line := self.lines.pop()) is None:
-            chunk = os.read(self.fd, 1 << 20)
-            if not chunk:
-                return self.lines.rest()
-            self.lines.feed(chunk)
-        return line
+START_TIMEOUT = 180  # seconds to import the frameworks; far more than they take (about 10 s)
+UID_BASE = 61000  # each zygote's sandboxes run as a uid of their own, from UID_BASE up
 
 
-STDIN = LineReader(0)
+class WorkerDied(RuntimeError):
+    """The zygote process ended (killed, out of memory, machine gone)."""
 
 
-def _write(fd: int, message: dict) -> None:
-    data = (json.dumps(message, allow_nan=True) + "\n").encode()
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+# --- the zygote process -----------------------------------------------------------------------------
 
 
-def _child(job: dict, shell, down_read: int, up_write: int, number: int) -> None:
-    """The runner: isolate, then run the cells. Never returns."""
+def _send(control: socket.socket, message: dict) -> None:
+    control.send(json.dumps(message).encode())
+
+
+def _spawn(shell, request: dict, job_fd: int, cgroups: isolate.Cgroups | None, view: isolate.View) -> int:
+    """Fork the sandbox for one job; the runner's pid."""
+    limits = request["limits"]
+    pid_read, pid_write = os.pipe()
+    supervisor = os.fork()
+    if supervisor == 0:
+        try:
+            os.close(pid_read)
+            if request["isolate"]:
+                cgroups.join(request["name"], int(limits["memory"]), int(limits["max_processes"]))
+                isolate.enter_namespaces(view)
+            runner_pid = os.fork()
+            if runner_pid == 0:
+                _runner(shell, request, job_fd, view)
+            os.write(pid_write, str(runner_pid).encode())
+            os._exit(0)
+        except BaseException:  # noqa: BLE001 (the grader is told through the missing pid)
+            traceback.print_exc()
+            os._exit(3)
+    os.close(pid_write)
+    os.waitpid(supervisor, 0)
+    runner_pid = int(os.read(pid_read, 32) or b"0")
+    os.close(pid_read)
+    return runner_pid
+
+
+def _runner(shell, request: dict, job_fd: int, view: isolate.View) -> None:
+    """PID 1 of the sandbox: isolate, then serve the grader. Never returns."""
     try:
-        limits = job["limits"]
-        if job.get("isolate", True):
-            isolate.restrict_filesystem(job.get("hide", []), job.get("keep", []), limits.get("tmp_size", "512m"))
-        os.makedirs("/tmp/home", exist_ok=True)
-        os.makedirs("/tmp/work", exist_ok=True)
-        os.chdir("/tmp/work")
-        if job.get("notebook_name") and job.get("notebook_text"):
-            with open(os.path.basename(job["notebook_name"]), "w", encoding="utf-8") as handle:
-                handle.write(job["notebook_text"])
+        os.closerange(3, job_fd)
+        os.closerange(job_fd + 1, 1 << 16)
+        limits = request["limits"]
+        view.tmp_size = limits.get("tmp_size", view.tmp_size)
+        if request["isolate"]:
+            isolate.enter_view(view)
+        home, work = "/tmp/home", "/tmp/work"
+        for folder in (home, work):
+            os.makedirs(folder, exist_ok=True)
+        os.chdir(work)
+        if request["isolate"] and isolate.is_root():
+            for folder in (home, work):
+                os.chown(folder, view.uid, view.gid)
         isolate.set_limits(int(limits["memory"]), int(limits["max_processes"]))
-        if job.get("isolate", True):
+        if request["isolate"]:
+            isolate.become_sandbox_user(view)
             isolate.drop_privileges()
         os.environ.clear()
-        os.environ.update(isolate.clean_environment("/tmp/home"))
+        os.environ.update(isolate.clean_environment(home))
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
         sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
-        channel = runner.Channel(down_read, up_write)
-        channel.send({"event": "started"})
-        runner.run_cells(shell, channel, job["cells"], job.get("mode", "grade"), float(limits["cell_timeout"]),
-                         frozenset(int(i) for i in job.get("unneeded", [])))
-        channel.send({"event": "finished"})
-        os._exit(0)
-    except BaseException as error:  # a failure of the sandbox itself, not of the submission
-        try:
-            _write(up_write, {"event": "sandbox_error", "message": f"{type(error).__name__}: {error}",
-                              "traceback": traceback.format_exc()[-2000:]})
-        finally:
-            os._exit(3)
+        runner.serve(shell, SandboxEnd(job_fd))
+    except BaseException:  # noqa: BLE001 (whatever happened, the grader sees the socket close)
+        pass
+    os._exit(0)
 
 
-def run_job(job: dict, shell, number: int) -> None:
-    """Fork the runner for one job; relay until it ends; report how it ended."""
-    up_read, up_write = os.pipe()
-    down_read, down_write = os.pipe()
-    pid_read, pid_write = os.pipe()
-    limits = job["limits"]
-    name = f"{os.getpid()}-{number}"
-    supervisor = os.fork()
-    if supervisor == 0:
-        try:
-            os.close(up_read)
-            os.close(down_write)
-            os.close(pid_read)
-            if job.get("isolate", True):
-                isolate.join_cgroups(name, int(limits["memory"]), int(limits["max_processes"]))
-                isolate.enter_namespaces()
-            runner_pid = os.fork()
-            if runner_pid == 0:
-                for fd in range(3, 1024):  # nothing of the zygote's stays open but the two pipe ends
-                    if fd not in (down_read, up_write):
-                        try:
-                            os.close(fd)
-                        except OSError:
-                            pass
-                _child(job, shell, down_read, up_write, number)
-            os.write(pid_write, str(runner_pid).encode())
-            os._exit(0)
-        except BaseException as error:
-            _write(up_write, {"event": "sandbox_error", "message": f"{type(error).__name__}: {error}"})
-            os._exit(3)
-    for fd in (up_write, down_read, pid_write):
-        os.close(fd)
-    os.waitpid(supervisor, 0)
-    runner_pid = int(os.read(pid_read, 32) or b"0")
-    os.close(pid_read)
-    status = _relay(job, runner_pid, up_read, down_write)
-    os.close(up_read)
-    os.close(down_write)
-    groups = {c: isolate.CGROUP / c / "attention-grade" / name for c in ("memory", "pids")}
-    status["oom"] = status.get("oom") or isolate.cgroup_oom(groups["memory"] if groups["memory"].exists() else None)
-    for group in groups.values():
-        if group.exists():
-            isolate.remove_cgroup(group)
-    _write(1, {"event": "done", **status})
-
-
-def _relay(job: dict, runner_pid: int, up_read: int, down_write: int) -> dict:
-    limits = job["limits"]
-    cell_limit = float(limits["cell_timeout"]) + GRACE
-    deadline = time.monotonic() + float(limits["notebook_timeout"])
-    last = time.monotonic()
-    buffer, cell, finished, killed = Lines(), None, False, None
-    while True:
-        now = time.monotonic()
-        wait = min(last + cell_limit, deadline) - now
-        if wait <= 0 and runner_pid:
-            killed = "cell" if now < deadline else "notebook"
-            _kill(runner_pid)
-            runner_pid = 0
-        ready, _, _ = select.select([up_read, 0], [], [], 0 if STDIN.has_line() else
-                                    (max(wait, 0.05) if runner_pid else 1.0))
-        if 0 in ready or STDIN.has_line():
-            line = STDIN.readline()
-            if not line:
-                _kill(runner_pid)
-                os._exit(0)  # the grader went away
-            try:
-                os.write(down_write, line)
-            except OSError:
-                pass
-        if up_read in ready:
-            chunk = os.read(up_read, 1 << 20)
-            if not chunk:
-                break
-            buffer.feed(chunk)
-            while (line := buffer.pop()) is not None:
-                last = time.monotonic()
-                try:
-                    message = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(message, dict):
-                    continue
-                event = message.get("event")
-                if event == "cell_start":
-                    cell = message.get("index")
-                elif event == "finished":
-                    finished = True
-                    continue
-                sys.stdout.buffer.write(line)
-                sys.stdout.buffer.flush()
-            if len(buffer) > MAX_LINE:
-                killed = "output"
-                _kill(runner_pid)
-                runner_pid = 0
-                buffer = Lines()
+def _reap(pid: int, name: str, cgroups: isolate.Cgroups | None) -> dict:
+    """Kill a runner (and with it its PID namespace), then say how it ended."""
     code = None
-    if runner_pid:
-        _, wait_status = os.waitpid(runner_pid, 0)
-        code = os.waitstatus_to_exitcode(wait_status)
-    if finished and code == 0:
-        return {"status": "finished", "cell": None}
-    if killed == "cell":
-        return {"status": "timeout", "cell": cell,
-                "reason": f"cell ran past the {limits['cell_timeout']} s limit and ignored the interrupt"}
-    if killed == "notebook":
-        return {"status": "timeout", "cell": cell,
-                "reason": f"the notebook ran past its {limits['notebook_timeout']} s limit"}
-    if killed == "output":
-        return {"status": "died", "cell": cell, "reason": "a message from the notebook was too large"}
-    how = (f"killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
-           else f"exited with code {code}")
-    return {"status": "died", "cell": cell, "reason": f"the kernel died (the notebook's process {how})"}
-
-
-def _kill(pid: int) -> None:
-    if pid:
+    if pid > 0:
         try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done == 0:
+                os.kill(pid, signal.SIGKILL)
+                done, status = os.waitpid(pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:
+            code = None
+    oom = cgroups is not None and cgroups.out_of_memory(name)
+    if cgroups is not None:
+        cgroups.remove(name)
+    while True:  # anything else the zygote adopted
         try:
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+    return {"code": code, "oom": oom}
 
 
-def main() -> int:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
-    os.environ["MPLBACKEND"] = "Agg"
+def main(argv: list[str]) -> int:
+    control = socket.socket(fileno=int(argv[0]))
+    uid = int(argv[1])
     started = time.perf_counter()
     runner.warm_imports(int(os.environ.get("ATTENTION_GRADE_THREADS", "0")))
     shell = runner.make_shell()
     isolate.set_subreaper()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the grader, which stops us itself
     problem = isolate.available()
-    _write(1, {"event": "ready", "pid": os.getpid(), "seconds": time.perf_counter() - started,
-               "isolation": problem})
-    number = 0
-    while line := STDIN.readline():
-        job = json.loads(line)
-        if "blob" in job:  # a large input that jobs name by digest (see attention_course.convert.BLOBS)
-            convert.BLOBS[str(job["blob"])] = convert.decode(job["value"], max_bytes=1 << 31)
-            continue
-        number += 1
-        run_job(job, shell, number)
-    return 0
+    cgroups = isolate.Cgroups() if problem is None else None
+    import attention_course
+
+    view = isolate.View.here([os.path.dirname(attention_course.__file__)], uid)
+    _send(control, {"ready": True, "seconds": time.perf_counter() - started, "isolation": problem,
+                    "limits_problem": None if cgroups is None else cgroups.problem})
+    while True:
+        data, fds, _, _ = socket.recv_fds(control, 1 << 20, 1)
+        if not data:
+            return 0  # the grader went away
+        request = json.loads(data)
+        if request["op"] == "spawn":
+            request["isolate"] = request["isolate"] and cgroups is not None
+            pid = _spawn(shell, request, fds[0], cgroups, view)
+            os.close(fds[0])
+            _send(control, {"pid": pid})
+        elif request["op"] == "reap":
+            _send(control, _reap(int(request["pid"]), request["name"], cgroups))
+
+
+# --- the grader's side ------------------------------------------------------------------------------
+
+
+class Sandbox:
+    """One job's sandbox, as the grader holds it: its socket and the runner's pid."""
+
+    def __init__(self, zygote: Zygote, channel: GraderEnd, pid: int, name: str):
+        self.zygote, self.channel, self.pid, self.name = zygote, channel, pid, name
+        self.ended: dict | None = None
+
+    def end(self) -> dict:
+        """Kill the sandbox (whatever it is doing) and say how it ended: {"code", "oom"}."""
+        if self.ended is None:
+            self.channel.close()
+            self.ended = self.zygote.reap(self.pid, self.name)
+        return self.ended
+
+
+class Zygote:
+    """The grader's handle on one warm zygote process."""
+
+    def __init__(self, log: Path | None = None, threads: int = 0):
+        """``threads``: the frameworks' threads in each run (0: their default, one per core). With as
+        many workers as cores, one each is faster than every run fighting over every core."""
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_ENABLE_ONEDNN_OPTS="0", MPLBACKEND="Agg",
+                   PYTHONUNBUFFERED="1")
+        if threads > 0:
+            for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "ATTENTION_GRADE_THREADS"):
+                env[name] = str(threads)
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.stderr = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+        uid = UID_BASE + (os.getpid() * 8 + next(_NUMBERS)) % 4000
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.sandbox.zygote", str(theirs.fileno()), str(uid)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr, env=env, cwd="/",
+            start_new_session=True, pass_fds=[theirs.fileno()])
+        theirs.close()
+        self.count = 0
+        self.control.settimeout(START_TIMEOUT)
+        ready = self._receive("start")
+        self.isolation_problem = ready.get("isolation")
+        self.limits_problem = ready.get("limits_problem")
+        self.control.settimeout(60)
+
+    def _receive(self, what: str) -> dict:
+        try:
+            data = self.control.recv(1 << 16)
+        except (TimeoutError, OSError) as error:
+            self.close()
+            raise WorkerDied(f"the grading worker did not {what} ({type(error).__name__})") from None
+        if not data:
+            code = self.process.poll()
+            raise WorkerDied(f"the grading worker exited (code {code})")
+        return json.loads(data)
+
+    def spawn(self, limits: dict, isolate_it: bool, max_header: int | None = None,
+              max_payload: int | None = None) -> Sandbox:
+        """A new sandbox for one job, and the grader's end of its socket."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.count += 1
+        name = f"job-{self.process.pid}-{self.count}"
+        request = {"op": "spawn", "name": name, "limits": limits, "isolate": isolate_it}
+        try:
+            socket.send_fds(self.control, [json.dumps(request).encode()], [theirs.fileno()])
+        except OSError as error:
+            ours.close()
+            raise WorkerDied(f"the grading worker is gone ({error})") from None
+        finally:
+            theirs.close()
+        pid = int(self._receive("start a sandbox")["pid"])
+        channel = GraderEnd(ours, **{k: v for k, v in (("max_header", max_header), ("max_payload", max_payload))
+                                     if v is not None})
+        return Sandbox(self, channel, pid, name)
+
+    def reap(self, pid: int, name: str) -> dict:
+        try:
+            self.control.send(json.dumps({"op": "reap", "pid": pid, "name": name}).encode())
+        except OSError as error:
+            raise WorkerDied(f"the grading worker is gone ({error})") from None
+        return self._receive("end a sandbox")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.process.wait()
+        self.control.close()
+        if self.stderr is not subprocess.DEVNULL:
+            self.stderr.close()
+
+
+_NUMBERS = itertools.count()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
