@@ -29,6 +29,7 @@ SOURCE_NUMBERS = {
     "07_trainable_attention": ["-0.4519", "0.2216", "-0.5874", "0.0058"],
     "08_pretrained_transformer": ["He took the hat and examined it carefully"],
     "09_gpt_from_scratch": ["answered by trainable weights"],
+    "10_attention_at_length": ["0.1385", "0.2379", "0.2333", "0.1240", "0.1082", "0.1581"],
 }
 
 

@@ -15,6 +15,8 @@ A *contract* lists, per positional argument, what the exercise text allows:
 - ``"int"``, ``"float"``, ``"heads"``: a number (``heads`` must divide the widths it splits, so a
   call with one is given other sizes only together with another number of heads dividing them all).
   An axis named ``d_even`` must be even (RoPE rotates pairs of features): other sizes keep it even.
+  An axis named in ``MULTIPLES`` must be a multiple of another axis of the call (the query heads of
+  grouped-query attention, of the key/value heads): other sizes keep it a multiple, of two or more.
 
 Contracts describe the exercises' signatures, never their answers. They serve twice: a test checks
 that every hidden call of the notebooks keeps to them, and :func:`evidence_probes` derives from a
@@ -68,7 +70,14 @@ CONTRACTS: dict[str, tuple[str, ...]] = {
     # 08
     "bert_head_weights": ("batch tokens d_model", "d_model d_model", "d_model", "d_model d_model", "d_model",
                           "%batch tokens", "heads"),
+    # 10
+    "online_softmax": ("... n", "int"),
+    "blocked_attention": ("... n_queries d_k", "... n_keys d_k", "... n_keys d_v", "int"),
+    "grouped_query_attention": ("... n_heads n_queries d_k", "... n_kv_heads n_keys d_k", "... n_kv_heads n_keys d_v"),
 }
+
+# Axes whose size must be a multiple of another axis's in the same call: axis -> the axis it groups.
+MULTIPLES: dict[str, str] = {"n_heads": "n_kv_heads"}
 
 # Exercises also probed with some of their axes of one size: there a product that forgot a transpose
 # (``x @ x``) gives numbers instead of a shape error, which tells it from other slips (``x * x``) that
@@ -147,6 +156,9 @@ def violations(exercise: str, inputs: list) -> list[str]:
                 masks.append(shape[:len(shape) - len(names)])
             elif batched:
                 batches.add(shape[:len(shape) - len(names)])
+    for name, group in MULTIPLES.items():
+        if name in sizes and group in sizes and sizes[name] % sizes[group]:
+            problems.append(f"{name} = {sizes[name]} is not a multiple of {group} = {sizes[group]}")
     if len(batches) > 1:
         problems.append(f"the batch axes differ between inputs: {sorted(batches)}")
     for batch in batches:
@@ -290,6 +302,10 @@ def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[
                            if s * step not in sizes.values() and s * step != original[name]
                            and not (name in _EVEN and s * step % 2))
         renamed[(original[name], step)] = sizes[name]
+    for name, group in MULTIPLES.items():  # a multiple of two or more, other than the check's own size
+        if name in sizes and group in sizes:
+            sizes[name] = next(sizes[group] * k for k in range(2, 2 + len(_SIZES))
+                               if sizes[group] * k != original[name])
     inputs = _inputs_of_sizes(specs, sizes, heads, _rng(exercise, [v for _, v in specs], "sizes"))
     described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

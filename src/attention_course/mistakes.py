@@ -691,4 +691,48 @@ _CATALOGUE = [
     ),
 ]
 
+
+_CATALOGUE += [
+    # --- notebook 10: attention at length (online softmax, blocks, shared key/value heads) ---
+    Mistake(
+        "online_sum_not_rescaled",
+        "the running sum (or the running output) was not rescaled when the maximum grew",
+        "Every term summed so far is exp(score - m) for the maximum m of its moment. When a block "
+        "raises the maximum from m to m_new, multiply the running sum, and the running output, by "
+        "exp(m - m_new) before adding the block's own terms, which are taken against m_new.",
+    ),
+    Mistake(
+        "online_sum_not_divided",
+        "the result was never divided by the running sum",
+        "The running sum is the softmax's denominator: after the last block, divide the exponentials "
+        "(or the accumulated output) by it, once.",
+    ),
+    Mistake(
+        "running_max_started_at_zero",
+        "the running maximum started at 0 instead of -inf",
+        "Start it at -inf (np.full(shape, -np.inf)) so that the first block sets it. Started at 0 it "
+        "stays 0 in a row of very negative scores, whose exponentials then all underflow to 0, and "
+        "0/0 is nan.",
+    ),
+    Mistake(
+        "block_remainder_dropped",
+        "the keys after the last full block were left out (a block size that does not divide their number)",
+        "The last block may be shorter. Loop over range(0, n, block) and slice [start:start + block], "
+        "which stops at the end by itself; np.split needs equal parts, np.array_split does not.",
+    ),
+    Mistake(
+        "block_causal_offset",
+        "each block's causal mask uses the block's own key positions, not their positions in the sequence",
+        "Key j of the block that starts at `start` is key start + j of the sequence, and query i may "
+        "see it when start + j <= i. Build each block's mask from np.arange(start, stop).",
+    ),
+    Mistake(
+        "kv_heads_grouped_wrong",
+        "the query heads were matched to the wrong key and value heads",
+        "Query heads come in groups of n_heads // n_kv_heads neighbours, and group g shares key/value "
+        "head g: head h reads head h // group_size. Repeat each key/value head group_size times in a "
+        "row along the heads axis (head 0, 0, 1, 1, ...), not the whole stack over again (0, 1, 0, 1, ...).",
+    ),
+]
+
 CATALOGUE: dict[str, Mistake] = {mistake.id: mistake for mistake in _CATALOGUE}

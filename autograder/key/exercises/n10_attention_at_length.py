@@ -1,0 +1,232 @@
+"""Notebook 10: attention at length: online softmax, blocked attention, grouped-query attention.
+
+The references are the exact answers, computed through the shared steps of
+:mod:`autograder.key.reference` (a softmax of the whole row, the matrix form of notebook 05, the
+key/value heads repeated for their query heads), so the shared mistakes (no scaling, a softmax that
+overflows or runs along the wrong axis, a mask with the wrong sign, ...) reach these exercises
+without being listed. The mutants below are what only a computation in blocks, or with shared key
+and value heads, gets wrong: each is the blocked algorithm (one implementation, ``_blocked``) with
+one catalogued mistake made.
+
+Causal attention in blocks follows ``is_causal=True`` of PyTorch's
+``scaled_dot_product_attention``: query ``i`` may see key ``j`` when ``j <= i`` (the top-left
+triangle, notebook 05's causal mask when there are as many queries as keys).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+from .. import reference as ref
+from . import Exercise
+
+# --- the references --------------------------------------------------------------------------------
+
+
+def causal_allowed(n_queries: int, n_keys: int, offset: int = 0) -> np.ndarray:
+    """(n_queries, n_keys) boolean mask, True where key ``offset + j`` is not after query ``i``."""
+    return np.arange(n_queries)[:, None] >= offset + np.arange(n_keys)[None, :]
+
+
+def online_softmax(scores, block):
+    """The exact softmax along the last axis (how it is computed is the learner's part)."""
+    return ref.softmax(scores, axis=-1)
+
+
+def blocked_attention(queries, keys, values, block, causal=False):
+    """The matrix form of notebook 05, with the top-left causal mask when ``causal``."""
+    mask = causal_allowed(np.shape(queries)[-2], np.shape(keys)[-2]) if causal else None
+    return ref.attention(queries, keys, values, mask)
+
+
+def repeat_kv_heads(x, n_heads: int) -> np.ndarray:
+    """(..., n_kv_heads, tokens, d) -> (..., n_heads, tokens, d): each key/value head repeated for
+    its group of consecutive query heads (query head h reads key/value head h // group)."""
+    x = ref.as_float(x)
+    n_kv_heads = x.shape[-3]
+    if n_heads % n_kv_heads:
+        raise ValueError(f"n_heads={n_heads} is not a multiple of n_kv_heads={n_kv_heads}")
+    return np.repeat(x, n_heads // n_kv_heads, axis=-3)
+
+
+def grouped_query_attention(queries, keys, values):
+    """Attention per query head, with the key/value heads shared by groups of query heads."""
+    n_heads = np.shape(queries)[-3]
+    return ref.attention(queries, repeat_kv_heads(keys, n_heads), repeat_kv_heads(values, n_heads))
+
+
+# --- online softmax, with one knob per mistake -----------------------------------------------------
+
+
+def _key_blocks(n: int, block: int, blocks: str) -> list[tuple[int, int]]:
+    """(start, stop) of each block of ``n`` positions: all of them, or only the full ones."""
+    if blocks == "full_only":  # range(n // block) blocks: the shorter last block is never visited
+        return [(i * block, (i + 1) * block) for i in range(n // block)]
+    return [(start, min(start + block, n)) for start in range(0, n, block)]
+
+
+def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.inf, first_max_only=False,
+                    divide=True):
+    """One pass over the blocks of the last axis gathers the maximum and the sum, then one sweep divides.
+
+    ``rescale``: "both" (right), "never" (the old sum is not rescaled when the maximum grows),
+    "own_max" (each block's terms taken against that block's own maximum, never rescaled).
+    ``blocks``: "all" (right), "full_only" (the shorter last block left out of the statistics),
+    "zeros" (left out everywhere: its weights stay 0). (``np.split``, which needs equal parts, raises
+    NumPy's own error, which names no size: the verdict names no mistake for it, so it has no mutant.)
+    """
+    scores = ref.as_float(scores)
+    n = scores.shape[-1]
+    running_max = np.full(scores.shape[:-1] + (1,), max_start, dtype=scores.dtype)
+    running_sum = np.zeros(scores.shape[:-1] + (1,), dtype=scores.dtype)
+    spans = _key_blocks(n, block, "full_only" if blocks in ("full_only", "zeros") else "all")
+    for index, (start, stop) in enumerate(spans):
+        part = scores[..., start:stop]  # (..., block)
+        part_max = part.max(axis=-1, keepdims=True)
+        new_max = running_max if first_max_only and index else np.maximum(running_max, part_max)
+        if rescale == "own_max":
+            running_sum = running_sum + np.exp(part - part_max).sum(axis=-1, keepdims=True)
+        else:
+            kept = running_sum * np.exp(running_max - new_max) if rescale == "both" else running_sum
+            running_sum = kept + np.exp(part - new_max).sum(axis=-1, keepdims=True)
+        running_max = new_max
+    exps = np.exp(scores - running_max)  # (..., n): the last sweep, against the final maximum
+    if blocks == "zeros":
+        covered = spans[-1][1] if spans else 0
+        exps[..., covered:] = 0.0
+    return exps / running_sum if divide else exps
+
+
+# --- blocked attention, with one knob per mistake --------------------------------------------------
+
+
+def _block_mask(n_queries, start, stop, index, offset):
+    """Where the queries may see the keys start..stop-1: right, with the block's offset wrong, or with
+    the comparison itself wrong (in every block alike)."""
+    if offset == "local":  # the block's own positions 0..block-1: every block masked like the first
+        return causal_allowed(n_queries, stop - start)
+    if offset == "index":  # shifted by the block's number instead of its first position
+        return causal_allowed(n_queries, stop - start, index)
+    if offset == "sign":  # tril(..., k=start): the offset added on the wrong side
+        return causal_allowed(n_queries, stop - start, -start)
+    positions, rows = np.arange(start, stop)[None, :], np.arange(n_queries)[:, None]
+    if offset == "diagonal_hidden":  # i > j: a query may not see itself
+        return rows > positions
+    if offset == "one_ahead":  # i + 1 >= j: one future key visible
+        return rows + 1 >= positions
+    if offset == "upper":  # i <= j: the future and the query itself, not the past
+        return rows <= positions
+    return causal_allowed(n_queries, stop - start, start)
+
+
+def _blocked(queries, keys, values, block, causal=False, rescale="both", offset="right", blocks="all",
+             max_start=-np.inf, first_max_only=False, divide=True):
+    """Attention over blocks of keys with a running maximum, sum and output.
+
+    ``rescale``: "both" (right), "sum" (the running sum not rescaled), "output" (the running output
+    not rescaled), "never" (neither), "own_max" (each block against its own maximum, never rescaled).
+    ``offset``: the causal mask of each block (see :func:`_block_mask`). ``blocks``: "all" (right),
+    "full_only" (the shorter last block never visited).
+    """
+    queries, keys, values = ref.as_float(queries), ref.as_float(keys), ref.as_float(values)
+    n_queries, n_keys = queries.shape[-2], keys.shape[-2]
+    dtype = np.result_type(queries, keys, values)
+    lead = np.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])
+    running_max = np.full(lead + (n_queries, 1), max_start, dtype=dtype)
+    running_sum = np.zeros(lead + (n_queries, 1), dtype=dtype)
+    context = np.zeros(lead + (n_queries, values.shape[-1]), dtype=dtype)  # (..., n_queries, d_v)
+    scale = ref.key_scale(keys.shape[-1], dtype)
+    for index, (start, stop) in enumerate(_key_blocks(n_keys, block, blocks)):
+        scores = queries @ np.swapaxes(keys[..., start:stop, :], -1, -2) / scale  # (..., n_queries, block)
+        if causal:
+            scores = np.where(_block_mask(n_queries, start, stop, index, offset), scores, -np.inf)
+        block_max = scores.max(axis=-1, keepdims=True)
+        new_max = running_max if first_max_only and index else np.maximum(running_max, block_max)
+        if rescale == "own_max":
+            exps, correction = np.exp(scores - block_max), 1.0
+        else:
+            exps, correction = np.exp(scores - new_max), np.exp(running_max - new_max)
+        sum_correction = correction if rescale in ("both", "output") else 1.0
+        output_correction = correction if rescale in ("both", "sum") else 1.0
+        running_sum = running_sum * sum_correction + exps.sum(axis=-1, keepdims=True)
+        context = context * output_correction + exps @ values[..., start:stop, :]  # (..., n_queries, d_v)
+        running_max = new_max
+    return context / running_sum if divide else context
+
+
+def _causal_forced(causal_instead):
+    """The right blocked attention with the ``causal`` argument ignored: never, or always, causal."""
+    def mutant(queries, keys, values, block, causal=False):
+        return _blocked(queries, keys, values, block, causal=causal_instead)
+    return mutant
+
+
+# --- grouped-query attention, grouped wrongly ------------------------------------------------------
+
+
+def _tiled_kv_heads(x, n_heads):
+    """Query head h given key/value head h % n_kv_heads (np.tile, or a reshape with the group axis
+    and the key/value heads axis in the wrong order)."""
+    x = ref.as_float(x)
+    return np.tile(x, (1,) * (x.ndim - 3) + (n_heads // x.shape[-3], 1, 1))
+
+
+def _grouped_tiled(queries, keys, values):
+    n_heads = np.shape(queries)[-3]
+    return ref.attention(queries, _tiled_kv_heads(keys, n_heads), _tiled_kv_heads(values, n_heads))
+
+
+def _grouped_keys_only_tiled(queries, keys, values):
+    """The keys tiled, the values repeated: the two grouped differently."""
+    n_heads = np.shape(queries)[-3]
+    return ref.attention(queries, _tiled_kv_heads(keys, n_heads), repeat_kv_heads(values, n_heads))
+
+
+def _grouped_values_only_tiled(queries, keys, values):
+    n_heads = np.shape(queries)[-3]
+    return ref.attention(queries, repeat_kv_heads(keys, n_heads), _tiled_kv_heads(values, n_heads))
+
+
+EXERCISES = [
+    Exercise(
+        "online_softmax",
+        reference=online_softmax,
+        returns="an array of the scores' shape",
+        mutants={
+            "online_sum_not_rescaled": [partial(_online_softmax, rescale="never"),
+                                        partial(_online_softmax, rescale="own_max")],
+            "online_sum_not_divided": partial(_online_softmax, divide=False),
+            "running_max_started_at_zero": partial(_online_softmax, max_start=0.0),
+            "block_remainder_dropped": [partial(_online_softmax, blocks="full_only"),
+                                        partial(_online_softmax, blocks="zeros")],
+            # the first block's maximum kept for every block: exact until a later block is far larger
+            "softmax_no_max_subtraction": partial(_online_softmax, first_max_only=True),
+        },
+    ),
+    Exercise(
+        "blocked_attention",
+        reference=blocked_attention,
+        returns="an array of shape (..., n_queries, d_v)",
+        mutants={
+            "online_sum_not_rescaled": [partial(_blocked, rescale="sum"), partial(_blocked, rescale="output"),
+                                        partial(_blocked, rescale="never"), partial(_blocked, rescale="own_max")],
+            "online_sum_not_divided": partial(_blocked, divide=False),
+            "running_max_started_at_zero": partial(_blocked, max_start=0.0),
+            "block_causal_offset": [partial(_blocked, offset="local"), partial(_blocked, offset="index"),
+                                    partial(_blocked, offset="sign")],
+            "causal_flag_ignored": [_causal_forced(False), _causal_forced(True)],
+            "causal_mask_off_by_one": [partial(_blocked, offset="diagonal_hidden"), partial(_blocked, offset="one_ahead")],
+            "causal_mask_upper": partial(_blocked, offset="upper"),
+            "block_remainder_dropped": partial(_blocked, blocks="full_only"),
+            "softmax_no_max_subtraction": partial(_blocked, first_max_only=True),
+        },
+    ),
+    Exercise(
+        "grouped_query_attention",
+        reference=grouped_query_attention,
+        returns="an array of shape (..., n_heads, n_queries, d_v)",
+        mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled]},
+    ),
+]
