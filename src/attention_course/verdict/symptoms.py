@@ -1,92 +1,148 @@
 """Describing a wrong result when no catalogued mistake explains it: what is off, and how.
 
-The symptom is read off the learner's result and the expected one: a transpose, rows that do not
-sum to 1, nan or inf, zeros, a constant factor (compared with the exercise's sizes), or the largest
-difference and where it is.
+The symptom is read off the learner's results and the expected ones, on every input where they
+differ: a shape explained with the exercise's axes (:mod:`.shapes`), nan or inf told apart
+(overflow, underflow to 0/0, the log of 0, a masked row), a transpose or axes exchanged, zeros, a
+constant factor or another function of the expected result read against the exercise's quantities
+(:mod:`.factors`), rows that do not sum to 1, a shift, and which part of the result is right.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..contracts import CONTRACTS, parse_spec
-from .tolerances import close
-
-_SIZE_WORDS = {"d_k": "d_k", "d_v": "d_v", "d_model": "d_model", "tokens": "the number of tokens",
-               "n_keys": "the number of keys", "n_queries": "the number of queries", "d": "d",
-               "d_head": "d_head", "n_tokens": "n_tokens", "batch": "the batch size"}
-
-
-def _sizes(exercise: str, probe: dict) -> dict[str, int]:
-    sizes: dict[str, int] = {}
-    for spec, value in zip(CONTRACTS.get(exercise, ()), probe["inputs"], strict=False):
-        if spec.startswith("=") and not np.shape(value):
-            sizes.setdefault(spec[1:], int(value))
-        elif spec == "int" and not np.shape(value):
-            sizes.setdefault("d_k", int(value))  # scale_scores_tf(scores, d_k) and the like
-        elif spec not in ("float", "heads") and "<=" not in spec:
-            broadcastable, _, names = parse_spec(spec)
-            shape = np.shape(value)[len(np.shape(value)) - len(names):] if len(np.shape(value)) >= len(names) else ()
-            for name, size in zip(names, shape, strict=False):
-                if not broadcastable:
-                    sizes.setdefault(name, int(size))
-    return sizes
+from ..contracts import CONTRACTS
+from .factors import Seen, explain_factor, explain_function, explain_offset, explain_slice_factors
+from .quantities import axis_word, result_axes
+from .shapes import explain_same_shape_permutation, explain_shape
+from .tolerances import close, tolerance
 
 
-def _factor_names(c: float, sizes: dict[str, int]) -> list[str]:
-    names = []
-    for name, size in sizes.items():
-        if size <= 1:
-            continue
-        word = _SIZE_WORDS.get(name, name)
-        for value, text in ((size, word), (np.sqrt(size), f"sqrt({word})"), (1 / size, f"1/{word}"),
-                            (1 / np.sqrt(size), f"1/sqrt({word})")):
-            if abs(c - value) <= 1e-4 * abs(value):
-                names.append(f"{text} = {value:.4g}")
-    return names
+def _masks(exercise: str) -> bool:
+    """The exercise takes a mask (a row may lose every key to it)."""
+    return any(spec.startswith(("~", "%")) for spec in CONTRACTS.get(exercise, ()))
 
 
-def symptom(exercise: str, actual: np.ndarray, expected: np.ndarray, probe: dict, dtype) -> str:
-    """What is wrong with ``actual``, precisely, when no catalogued mistake explains it."""
+def _weights(expected: np.ndarray) -> bool:
+    """The expected result holds weights: rows of non-negative numbers summing to 1."""
+    return bool(expected.ndim and expected.shape[-1] > 1 and np.all(expected >= 0)
+                and np.allclose(expected.sum(axis=-1), 1.0, 1e-6, 1e-6))
+
+
+def _indices(flags: np.ndarray) -> str:
+    """``0``, ``1 to 3``, ``0, 2 and 5``: the positions where ``flags`` holds, in runs."""
+    runs, start = [], None
+    positions = [int(i) for i in np.flatnonzero(flags)]
+    for k, i in enumerate(positions):
+        start = i if start is None else start
+        if k + 1 == len(positions) or positions[k + 1] != i + 1:
+            runs.append(str(i) if i == start else f"{start} to {i}" if i > start + 1 else f"{start}, {i}")
+            start = None
+    return runs[0] if len(runs) == 1 else f"{', '.join(runs[:-1])} and {runs[-1]}"
+
+
+def explain_nonfinite(exercise: str, actual: np.ndarray, expected: np.ndarray) -> str | None:
+    """nan and inf told apart: an overflow, an underflow to 0/0, the log of 0, a row with every key masked."""
+    if not np.issubdtype(actual.dtype, np.floating) or np.all(np.isfinite(actual)) or not np.all(np.isfinite(expected)):
+        return None
+    infinite, missing = np.isinf(actual), np.isnan(actual)
+    if infinite.any() and np.all(actual[infinite] < 0):
+        return ("the result holds -inf where the expected one is finite: the log of 0 (a weight that underflowed "
+                "to 0, or a masked one)?")
+    if infinite.any():
+        return ("the result holds inf where the expected one is finite: a value grew past the largest float "
+                "(exp() of a large score overflows; subtract each row's own maximum before exp())?")
+    if _weights(expected):
+        rows_with_nan, rows_all_nan = missing.any(axis=-1), missing.all(axis=-1)
+        if np.array_equal(rows_with_nan, rows_all_nan):
+            masked = ", or is every key of those rows masked?" if _masks(exercise) else "?"
+            flat = rows_all_nan.reshape(-1)
+            which = "every row" if flat.all() else f"row{'s' if flat.sum() > 1 else ''} {_indices(flat)}"
+            return (f"every weight of {which} is nan, as 0/0 gives: did every exp() of those rows underflow to 0 "
+                    f"(a maximum subtracted that is not each row's own, such as one maximum for all rows){masked}")
+        return ("nan beside finite weights in the same rows, as inf/inf gives: exp() overflowed on the largest "
+                "scores (subtract each row's own maximum before exp())?")
+    return ("the result contains nan where the expected one is finite: from 0/0 (every exp() underflowed to 0), "
+            "inf/inf or inf - inf (exp() overflowed) or 0 × log 0 (a weight of exactly 0): does a step overflow, "
+            "underflow or take the log of 0?")
+
+
+def explain_parts(meta: dict, actual: np.ndarray, expected: np.ndarray, dtype) -> str | None:
+    """Which part of the result is right: whole slices along one axis, or the entries on, above or
+    below the diagonal."""
+    if actual.shape != expected.shape or actual.ndim == 0 or actual.size < 2:
+        return None
+    rtol, atol = tolerance(dtype)
+    with np.errstate(invalid="ignore"):
+        good = np.isclose(actual.astype(np.float64), expected, rtol, atol, equal_nan=True)
+    if good.all() or not good.any():
+        return None
+    names = result_axes(meta.get("returns", ""), actual.ndim)
+    word = axis_word(meta.get("framework", "numpy"))
+    for axis in range(actual.ndim):
+        others = tuple(i for i in range(actual.ndim) if i != axis)
+        right_slices, wrong_slices = good.all(axis=others), (~good).all(axis=others)
+        if (right_slices | wrong_slices).all() and actual.shape[axis] > 1:
+            name = f" ({names[axis]})" if names and not names[axis].startswith("a batch") and not \
+                names[axis].isdigit() else ""
+            right_said, wrong_said = _indices(right_slices), _indices(wrong_slices)
+            are = "indices {} are" if int(right_slices.sum()) > 1 else "index {} is"
+            return f"along {word} {axis}{name}, {are.format(right_said)} right and {wrong_said} wrong"
+    if actual.ndim >= 2 and actual.shape[-1] == actual.shape[-2]:
+        n = actual.shape[-1]
+        for where, part in (("above the diagonal", np.triu(np.ones((n, n), bool), 1)),
+                            ("below the diagonal", np.tril(np.ones((n, n), bool), -1)),
+                            ("on the diagonal", np.eye(n, dtype=bool)),
+                            ("off the diagonal", ~np.eye(n, dtype=bool))):
+            if np.array_equal(~good, np.broadcast_to(part, good.shape)):
+                return f"only the entries {where} are wrong"
+    return f"{int((~good).sum())} of {good.size} entries are wrong"
+
+
+def symptom(exercise: str, meta: dict, wrong: list[Seen], right: list[Seen]) -> str:
+    """What is wrong with the learner's result on the first input in ``wrong``, precisely, when no
+    catalogued mistake explains it; the other inputs confirm a factor or a function of the result."""
+    shown = wrong[0]
+    actual, expected, probe, dtype = shown.actual, shown.expected, shown.probe, shown.dtype
     if actual.shape != expected.shape:
-        if actual.ndim >= 2 and actual.shape == expected.shape[:-2] + expected.shape[-1:] + expected.shape[-2:-1]:
-            if close(np.swapaxes(actual, -1, -2), expected, dtype):
-                return f"the result is the transpose of the expected one (shape {actual.shape}, not {expected.shape})."
-        return describe_difference(actual, expected)
-    if np.issubdtype(actual.dtype, np.floating) and not np.all(np.isfinite(actual)) and np.all(np.isfinite(expected)):
-        return "the result contains nan or inf although the expected one is finite: does a step overflow?"
+        return explain_shape(exercise, meta, actual, expected, probe, dtype)
+    same = [seen for seen in wrong if seen.actual is not None and seen.actual.shape == seen.expected.shape]
+    told = explain_nonfinite(exercise, actual, expected)
+    if told:
+        return told
     if actual.ndim >= 2 and actual.shape[-1] == actual.shape[-2] and close(np.swapaxes(actual, -1, -2), expected, dtype):
         return "the result is the transpose of the expected one."
+    told = explain_same_shape_permutation(meta, actual, expected, exercise, probe, dtype)
+    if told:
+        return told
     a, e = actual.astype(np.float64), expected.astype(np.float64)
-    if expected.ndim and np.allclose(e.sum(axis=-1), 1.0, 1e-6, 1e-6) and np.all(e >= 0):
+    if float(np.sum(e * e)) > 0 and a.size and not np.any(a):
+        return ("every entry of the result is 0: nothing was written to it (a loop that never ran, or a "
+                "buffer returned before it was filled?).")
+    told = explain_factor(exercise, same, right, formula_only=True) or explain_function(same)
+    if told:
+        return told
+    if _weights(e):
         sums = a.sum(axis=-1)
         if not np.allclose(sums, 1.0, 1e-4, 1e-5):
             columns = a.ndim >= 2 and np.allclose(a.sum(axis=-2), 1.0, 1e-4, 1e-5)
             where = " (the columns do, instead of the rows)" if columns else ""
             return (f"the weights of each query should sum to 1, but the row sums here range from "
                     f"{np.nanmin(sums):.4g} to {np.nanmax(sums):.4g}{where}.")
-    norm = float(np.sum(e * e))
-    if norm > 0 and a.size and not np.any(a):
-        return ("every entry of the result is 0: nothing was written to it (a loop that never ran, or a "
-                "buffer returned before it was filled?).")
-    if norm > 0 and np.all(np.isfinite(a)):
-        c = float(np.sum(a * e) / norm)
-        if abs(c - 1) > 1e-3 and np.allclose(a, c * e, 1e-5, 1e-7):
-            matches = _factor_names(c, _sizes(exercise, probe))
-            said = f" ({'; '.join(matches)})" if matches else ""
-            return f"every entry is {c:.4g} times the expected one{said}: a constant factor is off."
-    return describe_difference(actual, expected)
+    told = explain_factor(exercise, same, right) or explain_slice_factors(exercise, meta, shown) or explain_offset(same)
+    if told:
+        return told
+    return describe_difference(actual, expected, explain_parts(meta, actual, expected, dtype))
 
 
-def describe_difference(actual: np.ndarray, expected: np.ndarray) -> str:
+def describe_difference(actual: np.ndarray, expected: np.ndarray, parts: str | None = None) -> str:
+    """The largest difference and where it is, after which part is right (when one is)."""
     if actual.shape != expected.shape:
-        if actual.size == expected.size:
-            return (f"the result has shape {actual.shape} but should have shape {expected.shape} "
-                    "(the right numbers in the wrong arrangement?).")
         return f"the result has shape {actual.shape} but should have shape {expected.shape}."
-    if np.issubdtype(actual.dtype, np.floating) and not np.all(np.isfinite(actual)):
-        return "the result contains nan or inf although the input is finite."
     difference = np.abs(actual.astype(np.float64) - expected)
     where = np.unravel_index(int(np.argmax(difference)), difference.shape) if difference.ndim else ()
-    return (f"the result differs from the expected one (largest difference {difference.max():.3g}"
+    if not difference.ndim:
+        return f"your result is {float(actual):.4g} where {float(expected):.4g} is expected."
+    said = f": {parts}" if parts else ""
+    return (f"the result differs from the expected one{said} (largest difference {difference.max():.3g}"
             f" at index {tuple(int(i) for i in where)}).")
