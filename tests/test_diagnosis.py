@@ -8,6 +8,7 @@ verdict: which mistake is named, or which symptom is described.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -927,3 +928,48 @@ def test_a_size_equal_to_a_width_on_every_wrong_input_is_not_named_as_that_size(
     message = _failure("multi_head_attention", multi_head_attention, RNG.normal(size=(3, 4)),
                        *RNG.normal(size=(3, 4, 3)), RNG.normal(size=(3, 5)), 1)
     assert CATALOGUE["scale_by_sqrt_tokens"].title not in message, message
+
+
+def test_weights_of_scores_scaled_by_another_size_are_told_which_size():
+    # each head's scores divided by sqrt of the whole projected width d_k, where its own d_head belongs
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+        return _softmax_rows(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(w_query.shape[-1]))
+
+    message = _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 6)),
+                       RNG.normal(size=(4, 6)), 2)
+    assert "softmax of scores" in message and "sqrt(d_k) where sqrt(d_head) belongs" in message, message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_mask_of_the_opposite_convention_is_told_it_is_inverted(monkeypatch):
+    # an exercise whose mistakes the catalogue does not list (the course's masks list inversion)
+    monkeypatch.setitem(CONTRACTS, "_keep_mask", ("=n_tokens",))
+    monkeypatch.setitem(all_exercises(), "_keep_mask", Exercise(
+        "_keep_mask", reference=lambda n: np.tril(np.ones((n, n), dtype=bool)),
+        returns="a boolean array of shape (n_tokens, n_tokens)"))
+    message = _failure("_keep_mask", lambda n: np.triu(np.ones((n, n), dtype=bool), k=1), 4)
+    assert "every entry is the opposite of the expected one: True and False swapped" in message, message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_result_one_position_off_is_told_the_index_is_off_by_one():
+    import torch
+
+    def scores_for_query(query, inputs):
+        return torch.stack([inputs[i - 1] @ query for i in range(len(inputs))])  # i - 1 for i
+
+    message = _failure("scores_for_query", scores_for_query, torch.tensor(RNG.normal(size=3)),
+                       torch.tensor(RNG.normal(size=(6, 3))))
+    assert "one position later along dim 0: an index off by one" in message and _titles_in(message) == 0, message
+
+
+def test_no_symptom_wording_carries_a_catalogued_title():
+    # a title in a symptom would name that mistake for anything showing the symptom
+    from pathlib import Path
+
+    import attention_course.verdict as verdict
+
+    code = "".join(path.read_text(encoding="utf-8") for path in Path(verdict.__file__).parent.glob("*.py"))
+    joined = re.sub(r'"\s*\n\s*f?"', "", code)  # the pieces of implicitly joined strings
+    assert not [m.id for m in CATALOGUE.values() if m.title in joined]

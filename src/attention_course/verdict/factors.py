@@ -171,10 +171,12 @@ def _close(c: float, value: float | None) -> bool:
     return value is not None and abs(c - value) <= _RTOL * abs(value)
 
 
-def explain_factor(exercise: str, wrong: list[Seen], right: list[Seen], formula_only: bool = False) -> str | None:
+def explain_factor(exercise: str, wrong: list[Seen], right: list[Seen], formula_only: bool = False,
+                   said: tuple[str, str] | None = None) -> str | None:
     """The constant factor between the learner's results and the expected ones, said in the
     exercise's terms (see the module's docstring); None when there is no constant factor, or, with
-    ``formula_only``, when no quantity of the exercise gives it."""
+    ``formula_only``, when no quantity of the exercise gives it. ``said``: what is scaled and what it is
+    compared with, where that is not the result itself."""
     shown = wrong[0]
     finite = [seen for seen in wrong if seen.actual is not None and np.all(np.isfinite(seen.actual))]
     if not finite or finite[0] is not shown:
@@ -197,20 +199,49 @@ def explain_factor(exercise: str, wrong: list[Seen], right: list[Seen], formula_
             matching.append((formula, sign))
     c = factors[0]
     scalar = shown.expected.ndim == 0 or shown.expected.size == 1
-    what = "your result is" if scalar else "every entry is"
+    what, of = said or ("your result is" if scalar else "every entry is", "the expected one")
     if not matching and formula_only:
         return None
     if not matching:
         constant = len(factors) > 1 and all(abs(f - c) <= _RTOL * abs(c) for f in factors)
         if scalar and not constant:
             return None  # one number is always some multiple of another: no evidence of a factor
-        return f"{what} {c:.4g} times the expected one: a constant factor is off."
+        return f"{what} {c:.4g} times {of}: a constant factor is off."
     sayings, meanings = [], []
     for formula, sign in matching[:2]:
         minus = "-" if sign < 0 and formula.key != "-1" else ""
         sayings.append(f"{minus}{formula.text(sizes[0])}")
         meanings.append(("the opposite sign, and " if minus else "") + formula.meaning)
-    return f"{what} {c:.4g} times the expected one ({'; or '.join(sayings)}): {' Or '.join(meanings)}"
+    return f"{what} {c:.4g} times {of} ({'; or '.join(sayings)}): {' Or '.join(meanings)}"
+
+
+def _centred_logs(weights: np.ndarray) -> np.ndarray:
+    """The scores behind softmax weights, up to each row's constant: log p minus its row's mean."""
+    logs = np.log(weights.astype(np.float64))
+    return logs - logs.mean(axis=-1, keepdims=True)
+
+
+def _all_weights(values: np.ndarray) -> bool:
+    return bool(values.ndim and values.shape[-1] > 1 and np.all(values > 0)
+                and np.allclose(values.sum(axis=-1), 1.0, 1e-4, 1e-5))
+
+
+def explain_temperature(exercise: str, wrong: list[Seen], right: list[Seen]) -> str | None:
+    """Weights that are the softmax of the expected scores times a constant: the scores behind both
+    (log p, up to each row's constant) compared as :func:`explain_factor` compares results, so that
+    a scaling missing, doubled or by another size shows in weights too."""
+    def behind(seen: Seen) -> Seen | None:
+        if seen.actual is None or seen.actual.shape != seen.expected.shape or not (
+                _all_weights(seen.actual) and _all_weights(seen.expected)):
+            return None
+        return Seen(seen.probe, _centred_logs(seen.actual), _centred_logs(seen.expected), seen.dtype, seen.right)
+
+    scores = [behind(seen) for seen in wrong]
+    if not scores or any(s is None for s in scores):
+        return None
+    known = [s for s in (behind(seen) for seen in right) if s is not None]
+    return explain_factor(exercise, scores, known, formula_only=True,
+                          said=("your weights are the softmax of scores", "the expected scores"))
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

@@ -12,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..contracts import CONTRACTS
-from .factors import Seen, explain_factor, explain_function, explain_offset, explain_slice_factors
+from .factors import (
+    Seen,
+    explain_factor,
+    explain_function,
+    explain_offset,
+    explain_slice_factors,
+    explain_temperature,
+)
 from .quantities import axis_word, result_axes
 from .shapes import explain_same_shape_permutation, explain_shape
 from .tolerances import close, tolerance
@@ -99,6 +106,33 @@ def explain_parts(meta: dict, actual: np.ndarray, expected: np.ndarray, dtype) -
     return f"{int((~good).sum())} of {good.size} entries are wrong"
 
 
+def explain_inverted(actual: np.ndarray, expected: np.ndarray) -> str | None:
+    """A boolean result that is the expected one negated everywhere: the mask's convention flipped."""
+    if actual.dtype != bool or actual.shape != expected.shape or not actual.size:
+        return None
+    if np.array_equal(actual, ~expected.astype(bool)):
+        return ("every entry is the opposite of the expected one: True and False swapped; check which convention "
+                "the text uses, True for a position that is kept or for one that is blocked.")
+    return None
+
+
+def explain_shift(meta: dict, actual: np.ndarray, expected: np.ndarray, dtype) -> str | None:
+    """The expected result moved by one position along an axis: an index off by one."""
+    word = axis_word(meta.get("framework", "numpy"))
+    for axis in range(actual.ndim):
+        if actual.shape[axis] < 3:
+            continue
+        for step in (1, -1):
+            mine = np.take(actual, range(max(step, 0), actual.shape[axis] + min(step, 0)), axis=axis)
+            theirs = np.take(expected, range(max(-step, 0), expected.shape[axis] + min(-step, 0)), axis=axis)
+            unmoved = np.take(expected, range(max(step, 0), expected.shape[axis] + min(step, 0)), axis=axis)
+            if close(mine, theirs, dtype) and not close(unmoved, theirs, dtype):  # a constant axis shows no shift
+                later = "later" if step > 0 else "earlier"
+                return (f"the right numbers, but one position {later} along {word} {axis}: an index off by one "
+                        f"(range(1, n) for range(n), i - 1 for i, or a diagonal offset of 1)?")
+    return None
+
+
 def symptom(exercise: str, meta: dict, wrong: list[Seen], right: list[Seen]) -> str:
     """What is wrong with the learner's result on the first input in ``wrong``, precisely, when no
     catalogued mistake explains it; the other inputs confirm a factor or a function of the result."""
@@ -115,11 +149,15 @@ def symptom(exercise: str, meta: dict, wrong: list[Seen], right: list[Seen]) -> 
     told = explain_same_shape_permutation(meta, actual, expected, exercise, probe, dtype)
     if told:
         return told
+    told = explain_inverted(actual, expected) or explain_shift(meta, actual, expected, dtype)
+    if told:
+        return told
     a, e = actual.astype(np.float64), expected.astype(np.float64)
     if float(np.sum(e * e)) > 0 and a.size and not np.any(a):
         return ("every entry of the result is 0: nothing was written to it (a loop that never ran, or a "
                 "buffer returned before it was filled?).")
-    told = explain_factor(exercise, same, right, formula_only=True) or explain_function(same)
+    told = (explain_factor(exercise, same, right, formula_only=True) or explain_function(same)
+            or explain_temperature(exercise, same, right))
     if told:
         return told
     if _weights(e):
