@@ -63,6 +63,7 @@ each case.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import sys
@@ -72,6 +73,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from attention_course.convert import pack
 from attention_course.mistakes import CATALOGUE
 
 from . import NOTEBOOKS, REPO, SOLUTIONS, plans
@@ -194,8 +196,23 @@ def cases_job(name: str, case_sets: list[str], plan: dict) -> tuple[Job, dict[st
     return job, about
 
 
+_KEY: list = []  # one answer key per judging process, its analyses shared by every notebook it judges
+
+
+def judge_notebook(name: str, job: Job, result, about: dict) -> list[Outcome]:
+    """:func:`outcomes_of` with this process's key (run in a pool of judging processes)."""
+    if not _KEY:
+        from .key import ComputedKey
+
+        _KEY.append(ComputedKey())
+    return outcomes_of(name, job, result, about, _KEY[0])
+
+
 def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
-    """Each case's outcome, judged as the grader judges: the messages a learner's feedback shows."""
+    """Each case's outcome, judged as the grader judges: the messages a learner's feedback shows.
+
+    Many cases of different sets give the very same results (the same slip, written again): each
+    distinct set of results of a test cell is judged once."""
     if result.status == "failed":
         raise RuntimeError(f"{name}: {result.reason}")
     broken = [cell for cell, calls in result.outcomes.items()
@@ -203,6 +220,15 @@ def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
     if broken:
         raise RuntimeError(f"{name}: the solution itself fails test cells {broken}")
     index_of = {cell.index: cell.grade_id for cell in job.cells}
+    judged: dict[bytes, str | None] = {}
+
+    def failure(test: int, calls) -> str | None:
+        digest = hashlib.sha256(pack([test, calls])).digest()
+        if digest not in judged:
+            verdict = judge_cell(job.checks.get(test, []), calls, key)
+            judged[digest] = None if verdict.passed else verdict.outputs[-1]["evalue"]
+        return judged[digest]
+
     outcomes = []
     for case in job.cases:
         case_set, grade_id, kind, name_of_case, own, words = about[case.id]
@@ -213,9 +239,8 @@ def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
             failures = {test: f"CellTimeoutError: {ran or 'not run'}" for test in own}
         else:
             for test, calls in ran.items():
-                verdict = judge_cell(job.checks.get(test, []), calls, key)
-                if not verdict.passed:
-                    failures[index_of[test]] = verdict.outputs[-1]["evalue"]
+                if (message := failure(test, calls)) is not None:
+                    failures[index_of[test]] = message
         outcome.failed_tests = sorted(failures)
         outcome.message = " | ".join(failures[t] for t in sorted(failures))
         if kind == "mistake":
@@ -242,15 +267,19 @@ def evaluate_notebooks(names: list[str], case_sets: list[str], workers: int | No
                        report=None) -> dict[str, list[Outcome]]:
     """Every notebook's outcomes in the given sets, through the grading path: per notebook one
     sandboxed run of its answered learner copy in which every case is tried in turn and probed on the
-    plan's inputs (:func:`autograder.run.run_cases`), judged in this process with the answer key.
-    ``report(name, outcomes)`` is called as each notebook finishes."""
+    plan's inputs (:func:`autograder.run.run_cases`), then judged with the answer key, as the grader
+    judges, in a pool of judging processes (judging is most of the work). ``report(name, outcomes)``
+    is called as each notebook finishes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     from .dispatch import LocalExecutor, default_workers
-    from .key import ComputedKey
 
     work = {name: [s for s in case_sets if case_files(name, s)] for name in names}
     work = {name: sets for name, sets in work.items() if sets}
-    key = ComputedKey()
-    executor = LocalExecutor(workers or min(2, default_workers()))
+    workers = workers or min(2, default_workers())
+    executor = LocalExecutor(workers)
+    judges = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     results: dict[str, list[Outcome]] = {}
     try:
         learnt = {}
@@ -261,20 +290,25 @@ def evaluate_notebooks(names: list[str], case_sets: list[str], workers: int | No
                 learnt[name] = (source, executor.submit(plans.record_job(source, Limits(cell_timeout=120))))
             else:
                 learnt[name] = plan
-        futures = {}
+        runs = {}
         for name, sets in sorted(work.items(), key=lambda item: -_cost(*item)):
             plan = learnt[name]
             if isinstance(plan, tuple):
                 plan = plans.from_records(plan[0], plan[1].result())
             job, about = cases_job(name, sets, plan)
-            futures[executor.submit(job)] = (name, job, about)
-        for future in as_completed(futures):
-            name, job, about = futures[future]
-            results[name] = outcomes_of(name, job, future.result(), about, key)
+            runs[executor.submit(job)] = (name, job, about)
+        judging = {}
+        for future in as_completed(runs):
+            name, job, about = runs[future]
+            judging[judges.submit(judge_notebook, name, job, future.result(), about)] = name
+        for future in as_completed(judging):
+            name = judging[future]
+            results[name] = future.result()
             if report:
                 report(name, results[name])
     finally:
         executor.close()
+        judges.shutdown(cancel_futures=True)
     return {name: results[name] for name in work}
 
 

@@ -18,9 +18,10 @@ def read(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def update(rows: list[CheckRow], path: Path) -> None:
-    """Replace the rows of the submissions graded now; keep every other submission's rows."""
-    regraded = {(row.student, row.assignment) for row in rows}
+def update(rows: list[CheckRow], path: Path, regraded: set[tuple[str, str]] | None = None) -> None:
+    """Replace the rows of the submissions graded now ((student, assignment); by default those in
+    ``rows``: a submission regraded into a failure has none); keep every other submission's rows."""
+    regraded = regraded if regraded is not None else {(row.student, row.assignment) for row in rows}
     kept = [row for row in read(path) if (row["student"], row["assignment"]) not in regraded]
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as handle:

@@ -15,6 +15,7 @@ import nbformat
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 _KEEP_CELL_METADATA = ("nbgrader", "tags")
+_KEEP_NOTEBOOK_METADATA = ("attention_course",)  # a learner copy's source, for maintainers (autograder.build)
 
 
 def read(path: Path) -> nbformat.NotebookNode:
@@ -23,7 +24,9 @@ def read(path: Path) -> nbformat.NotebookNode:
 
 def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Strip outputs and volatile metadata; give every cell a stable id."""
-    nb.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
+    kept_metadata = {key: nb.metadata[key] for key in _KEEP_NOTEBOOK_METADATA if key in nb.metadata}
+    nb.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC, "language_info": {"name": "python"},
+                                      **kept_metadata})
     nb.nbformat, nb.nbformat_minor = 4, 5
     seen: set[str] = set()
     for index, cell in enumerate(nb.cells):

@@ -30,7 +30,7 @@ from pathlib import Path
 import nbformat
 from tqdm import tqdm
 
-from . import NOTEBOOKS, SOLUTIONS, checks_csv, plans
+from . import NOTEBOOKS, SOLUTIONS, checks_csv, checks_db, plans
 from . import notebooks as nbio
 from .course import assignments, course_id, make_course, nbgrader
 from .dispatch import DaskExecutor, LocalExecutor, default_workers
@@ -88,10 +88,13 @@ def unpacked(submissions: Path, known: list[str]):
 class Grader:
     """One grading run's context: the options, the course directory, the key, the workers."""
 
-    def __init__(self, options: Options):
+    def __init__(self, options: Options, executor=None):
+        """``executor``: warm workers to run the jobs on, kept open after the run (a test session's); by
+        default the run starts its own (this machine's, or the Dask cluster's) and closes them."""
         from .key import ComputedKey
 
         self.options = options
+        self.shared_executor = executor
         self.out = options.out.resolve()
         self.course = self.out / "course"
         self.db_url = options.db_url or f"sqlite:///{self.course / 'gradebook.db'}"
@@ -221,11 +224,12 @@ class Grader:
                              key=known.index)
             self.course.mkdir(parents=True, exist_ok=True)
             open_gradebook(self.db_url, self.course_id)
-            executor = self._executor()
+            executor = self.shared_executor or self._executor()
             try:
                 results = self._grade(found, students, present, executor)
             finally:
-                executor.close()
+                if executor is not self.shared_executor:
+                    executor.close()
         everyone = sorted(with_gradebook_scores(self.state.results(), self.db_url, self.course_id),
                           key=lambda r: (r.student, known.index(r.assignment) if r.assignment in known else 0))
         write_csv(everyone, self.out / "grades.csv")
@@ -268,11 +272,12 @@ class Grader:
         for tag, result in results.items():  # not run: missing, invalid, or unchanged since the last run
             if self.state.previous.get(tag, {}).get("result") != asdict(result):
                 self.state.save("", result)
-        rows = []
+        rows, recorded = [], set()
         grading_started = time.perf_counter()
         try:
             for _ in range(len(pending)):
                 tag, future = done.get()
+                recorded.add(tag)
                 context = pending.pop(tag)
                 result = context["result"]
                 rows += record(context["notebook"], plans_found[tag[1]], future.result(), result,
@@ -282,7 +287,10 @@ class Grader:
                 bar.update(1)
         finally:
             bar.close()
-            checks_csv.update(rows, self.out / "checks.csv")
+            # the check rows of every submission graded now, or with nothing to grade, are replaced
+            regraded = recorded | {tag for tag, r in results.items() if r.status in ("missing", "invalid", "failed")}
+            checks_csv.update(rows, self.out / "checks.csv", regraded)
+            checks_db.store(rows, self.db_url, self.course_id, regraded)
         ordered = sorted(results.values(), key=lambda r: (r.student, known.index(r.assignment)))
         self._summary(ordered, bar.n, time.perf_counter() - grading_started, time.perf_counter() - started)
         return ordered
@@ -301,9 +309,10 @@ class Grader:
 def grade(submissions: Path, out: Path, db_url: str | None = None, cell_timeout: int = 30,
           notebook_timeout: int = 600, progress: bool = True, workers: int | None = None,
           scheduler: str | None = None, memory_gib: float = 4, force: bool = False,
-          students: set[str] | None = None, only: set[str] | None = None, all_cells: bool = False) -> list[Result]:
+          students: set[str] | None = None, only: set[str] | None = None, all_cells: bool = False,
+          executor=None) -> list[Result]:
     limits = Limits(cell_timeout=float(cell_timeout), notebook_timeout=float(notebook_timeout),
                     memory=int(memory_gib * 2**30))
     options = Options(Path(out), db_url, limits, workers or 0, scheduler, progress, force, all_cells,
                       frozenset(students or ()), frozenset(only or ()))
-    return Grader(options).grade(Path(submissions))
+    return Grader(options, executor).grade(Path(submissions))

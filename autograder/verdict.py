@@ -2,8 +2,8 @@
 
 :func:`attention_course.verdict.judge` (the same judge the learner's visible checks use) decides each
 of the cell's checks with the answer key; the cell gets the outputs its checks would have printed (the
-✓ lines, or the first failure's message) and passes only when every check passed. A test cell with no
-check fails: a plan never has one (:func:`autograder.plans.validate`), and one that did would pass
+✓ lines, or the first failure's message; the checks after it are not judged) and passes only when
+every check passed. A test cell with no check fails: a plan never has one (:func:`autograder.plans.validate`), and one that did would pass
 with nothing checked. Each check also becomes a :class:`~autograder.records.CheckRow`.
 
 A hidden check's message never quotes the learner's numbers (a function could raise an error
@@ -40,6 +40,8 @@ def judge_cell(calls: list[dict], outcomes: list[list[dict]] | None, key, studen
     rows: list[CheckRow] = []
     failure = NO_CHECKS if not calls else None
     for number, call in enumerate(calls):
+        if failure is not None:
+            break  # the cell fails already: the checks after the first failure are not judged
         results = outcomes[number] if outcomes is not None and number < len(outcomes) else None
         if results is None:
             verdict_passed, message, printed = False, f"✗ {call['exercise']}: the function could not be run on " \
@@ -58,11 +60,10 @@ def judge_cell(calls: list[dict], outcomes: list[list[dict]] | None, key, studen
             message = _without_numbers(message)
         rows.append(CheckRow(student, assignment, test, call["exercise"], bool(call.get("hidden")), verdict_passed,
                              ",".join(named_mistakes(message)), message))
-        if failure is None:
-            if verdict_passed:
-                lines += printed
-            else:
-                failure = message
+        if verdict_passed:
+            lines += printed
+        else:
+            failure = message
     outputs = [{"output_type": "stream", "name": "stdout", "text": "\n".join(lines) + "\n"}] if lines else []
     if failure is not None:
         outputs.append({"output_type": "error", "ename": "CheckFailed", "evalue": failure, "traceback": [failure]})

@@ -44,8 +44,13 @@ from bench_notebooks import cell_seconds  # noqa: E402  (scripts/ is on sys.path
 
 from autograder import NOTEBOOKS, SOLUTIONS  # noqa: E402
 from autograder import notebooks as nbio  # noqa: E402
-from autograder.course import assignments, make_course, nbgrader  # noqa: E402
-from autograder.pipeline import default_workers  # noqa: E402
+from autograder.course import (  # noqa: E402
+    assignments,
+    course_id,  # noqa: E402
+    make_course,
+    nbgrader,
+)
+from autograder.dispatch import default_workers  # noqa: E402
 
 KINDS = ("full", "last-unanswered", "untouched")
 
@@ -144,7 +149,7 @@ def time_nbgrader(submissions: Path, course: Path) -> tuple[float, float, dict, 
     from nbgrader.api import Gradebook
 
     scores = {}
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "attention-from-scratch") as gradebook:
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id()) as gradebook:
         for name in assignments():
             for submission in gradebook.assignment_submissions(name):
                 scores[(submission.student.id, name)] = submission.score

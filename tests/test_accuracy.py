@@ -51,7 +51,9 @@ HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06" and not na
 
 
 # The fresh set was written for issue 11's second measurement; notebook 03 was being rewritten then.
-FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03")]
+# The fresh sets were written for notebooks 01-08; notebook 09 came later and has only design cases
+# so far (its fresh set must be written, without the key, before anyone tunes on it).
+FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03") and name[:2] <= "08"]
 
 
 @functools.cache
@@ -75,7 +77,8 @@ def test_every_notebook_has_cases_in_every_set():
     assert set(FRESH_REQUIRED) <= set(FRESH)
     # the third to tenth fresh sets were written for the second edition: every notebook
     for case_set in ("fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10"):
-        assert [name for name in ASSIGNMENTS if case_files(name, case_set)] == ASSIGNMENTS, case_set
+        assert [name for name in ASSIGNMENTS if case_files(name, case_set)] == [
+            name for name in ASSIGNMENTS if name[:2] <= "08"], case_set
 
 
 @pytest.mark.parametrize(("name", "case_set"), [(name, "design") for name in WITH_CASES]

@@ -11,11 +11,18 @@ and to damage the notebook (deleted and edited test cells, a renamed or malforme
 from __future__ import annotations
 
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOTEBOOKS, REPO, SOLUTIONS, read_csv, tree_digest, write_submission
+from conftest import (
+    NOTEBOOKS,
+    REPO,
+    SOLUTIONS,
+    read_csv,
+    sandbox_leftovers,
+    tree_digest,
+    write_submission,
+)
 
 from autograder import notebooks as nbio
 from autograder.grade import grade
@@ -127,7 +134,7 @@ def _attacks(paths: dict) -> dict[str, tuple[object, float, str]]:
 
 
 @pytest.fixture(scope="module")
-def hostile_class(tmp_path_factory):
+def hostile_class(tmp_path_factory, warm_workers):
     root = tmp_path_factory.mktemp("hostile")
     submissions, out = root / "submissions", root / "out"
     listener = socket.socket()
@@ -147,7 +154,7 @@ def hostile_class(tmp_path_factory):
     malformed.write_text('{"cells": [', encoding="utf-8")
     before = {"solutions": tree_digest(SOLUTIONS), "submissions": tree_digest(submissions),
               "package": tree_digest(REPO / "src")}
-    results = grade(submissions, out, cell_timeout=5, progress=False)
+    results = grade(submissions, out, cell_timeout=5, progress=False, executor=warm_workers)
     try:
         listener.accept()
         connected = True
@@ -208,9 +215,8 @@ def test_no_escape_leaves_a_trace(hostile_class):
 
 
 def test_no_process_is_left_behind(hostile_class):
-    # Every sandboxed process is a fork of the zygote and keeps its command line; the fork bomb's too.
-    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    assert "autograder.sandbox" not in ps
+    # Every sandboxed process is a fork of a warm zygote (the fork bomb's too): none is left.
+    assert sandbox_leftovers() == []
     # Nothing is left in the grading cgroups either (where they exist: as root, with cgroup v1).
     leftover = [path for path in Path("/sys/fs/cgroup/pids").glob("attention-grade/*/tasks")
                 if path.read_text().strip()]

@@ -9,6 +9,7 @@ import nbformat
 import pytest
 from conftest import NOTEBOOKS, SOLUTIONS, nbio, read_csv, tree_digest, write_submission
 
+from autograder.course import course_id
 from autograder.grade import grade
 
 pytestmark = pytest.mark.slow
@@ -27,7 +28,7 @@ def _with_cell(nb, source: str, after: int = 3):
 
 
 @pytest.fixture(scope="module")
-def bad_class(tmp_path_factory):
+def bad_class(tmp_path_factory, warm_workers):
     root = tmp_path_factory.mktemp("bad")
     subs = root / "submissions"
     write_submission(subs, "good", NAME, _solved())
@@ -57,7 +58,8 @@ def bad_class(tmp_path_factory):
                          after=4)
     write_submission(subs, "monkeypatch", NAME, patched)
     before = tree_digest(SOLUTIONS)
-    results = grade(subs, root / "out", cell_timeout=5, notebook_timeout=90, progress=False)
+    results = grade(subs, root / "out", cell_timeout=5, notebook_timeout=90, progress=False,
+                    executor=warm_workers)
     return {r.student: r for r in results}, root / "out", before
 
 
@@ -122,7 +124,7 @@ def test_bad_input_leaves_solutions_and_gradebook_intact(bad_class):
     assert tree_digest(SOLUTIONS) == before
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{out / 'course' / 'gradebook.db'}", "attention-from-scratch") as gradebook:
+    with Gradebook(f"sqlite:///{out / 'course' / 'gradebook.db'}", course_id()) as gradebook:
         graded = {s.student.id for s in gradebook.assignment_submissions(NAME)}
     assert {"good", "renamed", "loop", "tamper"} <= graded
     rows = read_csv(out / "grades.csv")

@@ -11,8 +11,12 @@ never written to.
 
 The test opens notebook 01, runs *Run → Run All Cells*, waits for every code cell to finish and
 the kernel to be idle, checks that the attention heatmap is shown and no cell raised, then presses
-nbgrader's **Validate** button and checks that its dialog reports success. Screenshots (after the
-run, after validation, on failure) and JupyterLab's log go to ``artifacts/browser/``.
+nbgrader's **Validate** button and checks that its dialog reports success. It also checks what a
+learner must not see, with the environment ``tasks.py lab`` sets (``tasks.lab_environment``, its
+learners' Jupyter configuration) and no settings of the test's own: no "Jupyter news" pop-up, no
+nbgrader instructor tools (no Nbgrader menu, no Formgrader, Create Assignment or Course List, and
+no formgrader page on the server). Screenshots (after the run, after validation, on failure) and
+JupyterLab's log go to ``artifacts/browser/``.
 
 Without ``/usr/bin/chromium`` the test is skipped, unless the environment variable ``CI`` is set:
 then it fails, so that CI really runs it (``.ci/run`` installs Chromium when it can).
@@ -134,16 +138,13 @@ def lab(tmp_path, artifacts, request):
         JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
         PYTHONUNBUFFERED="1",
     )
-    # Never ask about (or fetch) Jupyter news: the toast would cover the notebook in screenshots.
-    notification = home / "settings" / "@jupyterlab" / "apputils-extension"
-    notification.mkdir(parents=True)
-    (notification / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
-    command = _lab_command(root, [
+    # No setting of the test's own hides the news pop-up: the configuration tasks.py passes must.
+    command, lab_env = _lab_command(root, [
         "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ])  # tasks.py adds --allow-root itself when run as root (CI runs as root in a container)
+    env.update(lab_env)  # the learners' Jupyter configuration (tasks.lab_environment)
     log_path = artifacts / "jupyterlab.log"
     log = open(log_path, "w", encoding="utf-8")  # closed by the finalizer
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -170,6 +171,13 @@ def lab(tmp_path, artifacts, request):
             pytest.fail(f"JupyterLab did not answer on {base} within {SERVER_START_S} s:\n"
                         f"{_log_tail(log_path)}", pytrace=False)
         time.sleep(0.5)
+    # nbgrader's instructor pages are not served to learners; Validate's handler is.
+    for instructor_page in ("formgrader", "formgraders", "courses"):
+        try:
+            code = _http(f"{base}/{instructor_page}", token)
+        except urllib.error.HTTPError as error:
+            code = error.code
+        assert code == 404, f"/{instructor_page} answered {code}: nbgrader's instructor tools are on"
     # The root_dir override took effect: the server sees the temporary copy, not notebooks/.
     request_contents = urllib.request.Request(f"{base}/api/contents/{NOTEBOOK}?content=0",
                                               headers={"Authorization": f"token {token}"})
@@ -178,12 +186,15 @@ def lab(tmp_path, artifacts, request):
     yield base, root, token, n_code
 
 
-def _lab_command(root: Path, extra: list[str]) -> list[str]:
-    """The command `python3 tasks.py lab EXTRA...` runs, taken from tasks.py, with root_dir=root."""
+def _lab_command(root: Path, extra: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The command `python3 tasks.py lab EXTRA...` runs, taken from tasks.py, with root_dir=root, and
+    the variables tasks.py adds to its environment."""
     captured: list[list[str]] = []
+    environments: list[dict[str, str]] = []
 
     def run(*args, **kwargs) -> int:
         captured.append([str(arg) for arg in args])
+        environments.append(dict(kwargs.get("extra_env") or {}))
         return 0
 
     with pytest.MonkeyPatch.context() as patch:
@@ -196,7 +207,9 @@ def _lab_command(root: Path, extra: list[str]) -> list[str]:
     assert roots and command[roots[0]] == f"--ServerApp.root_dir={NOTEBOOKS}", command
     command[roots[0]] = f"--ServerApp.root_dir={root}"
     assert command[:4] == [str(tasks.PYTHON), "-m", "jupyter", "lab"], command
-    return command
+    lab_env = environments[0]
+    assert str(tasks.LEARNER_JUPYTER_CONFIG) in lab_env.get("JUPYTER_CONFIG_PATH", ""), lab_env
+    return command, lab_env
 
 
 def _stop_tree(process: subprocess.Popen, base: str, token: str) -> None:
@@ -326,6 +339,21 @@ def _drive(page, base: str, root: Path, token: str, n_code: int, artifacts: Path
     assert width > 100, f"the heatmap image has natural width {width}"
     page.screenshot(path=str(artifacts / "01-after-run-all.png"))
 
+    # What learners must not see. By now (minutes after the page loaded) JupyterLab would have
+    # asked about Jupyter news, in a toast, had its announcements been on.
+    news = page.get_by_text(re.compile(r"Jupyter news", re.I))
+    assert news.count() == 0, "JupyterLab asks about Jupyter news: " + " / ".join(news.all_inner_texts())
+    menus = [label.strip() for label in page.locator(".lm-MenuBar-itemLabel").all_inner_texts()]
+    assert "Run" in menus and "Nbgrader" not in menus, f"menu bar: {menus}"
+    for tool in ("Formgrader", "Create Assignment", "Course List", "Assignment List"):
+        assert page.get_by_text(tool, exact=True).count() == 0, f"{tool!r} is shown to learners"
+    page.keyboard.press("Control+Shift+C")  # the command palette lists every command a plugin added
+    palette = page.locator(".lm-CommandPalette:visible")
+    if palette.count():
+        commands = " | ".join(palette.locator(".lm-CommandPalette-itemLabel").all_inner_texts())
+        assert not re.search(r"formgrader|create assignment|course list", commands, re.I), commands
+        page.keyboard.press("Escape")
+
     # nbgrader's Validate button (notebook toolbar): saves, then validates on the server.
     button = panel.locator(".jp-Toolbar .validate-button")
     expect(button).to_be_visible()
@@ -346,3 +374,49 @@ def _drive(page, base: str, root: Path, token: str, n_code: int, artifacts: Path
     outputs = [o for c in saved["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error"], "the saved notebook has an error"
     assert any("image/png" in o.get("data", {}) for o in outputs), "the saved notebook has no image"
+
+
+HOSTILE = ('<script>document.title="PWNED"</script><img src="x" onerror="document.title=\'PWNED\'">'
+           '<a id="js" href="javascript:document.title=\'PWNED\'">link</a>'
+           '<svg onload="document.title=\'PWNED\'"></svg><iframe src="javascript:parent.document.title=\'PWNED\'">'
+           '</iframe><b onmouseover="document.title=\'PWNED\'">bold</b>')
+
+
+@pytest.mark.browser
+def test_a_feedback_page_runs_nothing_a_learner_wrote(chromium, tmp_path):
+    """A feedback page of a submission with scripts in its Markdown, its HTML outputs and a JavaScript
+    output, as the grader writes it, opened in Chromium: its title stays, no dialog opens, clicking
+    and hovering runs nothing."""
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    from autograder.feedback import FeedbackExporter, note_cells
+
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell("# Feedback\n\n" + HOSTILE),
+        v4.new_code_cell("display(HTML(...))", outputs=[
+            v4.new_output("display_data", data={"text/html": HOSTILE, "text/plain": "x"}),
+            v4.new_output("display_data", data={"application/javascript": "document.title='PWNED'"})])])
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.cells[:0] = note_cells([f"edited test cell {HOSTILE}"], 0)
+    html, _ = FeedbackExporter().from_notebook_node(nb)  # the grader's exporter (write_page adds the grades)
+    page_path = tmp_path / "feedback.html"
+    page_path.write_text(html, encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            dialogs = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(page_path.as_uri())
+            page.wait_for_load_state("load")
+            for selector in ("#js", "b"):
+                for element in page.locator(selector).all():
+                    element.hover()
+                    element.click(no_wait_after=True)
+            page.wait_for_timeout(500)
+            assert page.title() != "PWNED" and not dialogs, (page.title(), dialogs)
+            assert "bold" in page.content()  # the learner's formatting stays, only what runs is gone
+        finally:
+            browser.close()

@@ -35,12 +35,31 @@ def test_committed_notebooks_are_canonical(path):
     assert text == nbio.dumps(nbio.clean(nbio.read(path))), f"run `python3 tasks.py fmt` ({path.name})"
 
 
+# What a maintainer must be told and a learner must not: the learner copy is the file to edit.
+MAINTAINER_NOTE = re.compile(r"generated from|edit that source|not this copy|tasks\.py build", re.I)
+
+
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
-def test_learner_copies_say_they_are_generated_and_hold_no_solution(path):
+def test_learner_copies_start_with_the_title_then_the_install_cell(path):
     nb = nbio.read(path)
-    header = nb.cells[0]
-    assert GENERATED_TAG in header.metadata.get("tags", [])
-    assert f"solutions/{path.name}" in header.source and "colab.research.google.com" in header.source
+    title, install = nb.cells[0], nb.cells[1]
+    assert title.cell_type == "markdown" and title.source.startswith(f"# {path.name[:2]} ·"), title.source[:80]
+    assert "colab.research.google.com" in title.source, "the Colab badge sits under the title"
+    assert install.cell_type == "code" and GENERATED_TAG in install.metadata.get("tags", [])
+    assert install.source.startswith("# Run this cell first."), install.source[:80]
+    assert len(install.source.splitlines()) <= 12, "the install cell stays short"
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
+def test_learner_copies_keep_the_maintainers_note_in_metadata_only(path):
+    nb = nbio.read(path)
+    assert nb.metadata["attention_course"]["generated_from"] == f"solutions/{path.name}"
+    told = [cell.source[:80] for cell in nb.cells if MAINTAINER_NOTE.search(cell.source)]
+    assert not told, f"a cell speaks to maintainers: {told}"
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
+def test_learner_copies_hold_no_solution(path):
     text = path.read_text(encoding="utf-8")
     assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
     assert "Rubric" not in text

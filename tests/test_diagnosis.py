@@ -350,10 +350,11 @@ def _mistake_ids(node) -> set[str]:
 def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
     # the verdict names only catalogued mistakes: a mutant under any other id silently names nothing,
     # which is right for a decoy (DECOYS) and a bug for a misspelt id
+    from attention_course import expected
     from autograder.key.mistakes import DECOYS
 
-    expected = REPO / "src" / "attention_course" / "expected"
-    ids = set().union(*(_mistake_ids(json.loads(path.read_text())) for path in expected.glob("*.json")))
+    stored = [expected.exercise(name) for name in expected._index(expected.FOLDER)]
+    ids = _mistake_ids(stored)
     assert ids & DECOYS == DECOYS and not DECOYS & set(CATALOGUE)
     assert ids <= set(CATALOGUE) | DECOYS, ids - set(CATALOGUE) - DECOYS
 
@@ -366,7 +367,8 @@ def _split(x, n_heads):  # (tokens, d_model) -> (heads, tokens, d_head), as spli
 
 
 def test_two_mistakes_raising_numpys_very_error_are_both_named():
-    # keys.T on a stack of heads and no transpose at all mismatch the same two sizes on every probe
+    # keys.T on a stack of heads and no transpose at all mismatch the same two sizes on the check's own
+    # input; where no probe tells them apart (a square head: tokens = d_head), both are named
     def head_weights(inputs, w_query, w_key, n_heads):
         queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
         return ref.softmax(queries @ keys.T / np.sqrt(keys.shape[-1]))
@@ -374,7 +376,21 @@ def test_two_mistakes_raising_numpys_very_error_are_both_named():
     message = _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 4)),
                        RNG.normal(size=(4, 4)), 2)
     assert CATALOGUE["keys_transpose_all_axes"].title in message
-    assert CATALOGUE["keys_without_transpose"].title in message and "raise the very error" in message
+    both = CATALOGUE["keys_without_transpose"].title in message
+    assert both == ("raise the very error" in message), message
+
+
+def test_a_probe_of_other_sizes_tells_the_two_transpose_slips_apart():
+    # with tokens no longer a multiple of the heads in the probe of other sizes, keys.T on a stack of
+    # heads (batch axes reversed) and no transpose at all raise different errors there
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+        return ref.softmax(queries @ keys.T / np.sqrt(keys.shape[-1]))
+
+    message = _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 4)),
+                       RNG.normal(size=(4, 4)), 2)
+    assert CATALOGUE["keys_transpose_all_axes"].title in message
+    assert CATALOGUE["keys_without_transpose"].title not in message, message
 
 
 def test_an_error_matched_only_by_its_kind_names_no_pair():

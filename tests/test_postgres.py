@@ -30,10 +30,12 @@ from pathlib import Path
 import pytest
 from conftest import REPO, failing_fast, grade_cli, read_csv
 
+from autograder.course import course_id
+
 pytestmark = pytest.mark.slow
 
 SAMPLES = REPO / "autograder" / "samples"
-COURSE_ID = "attention-from-scratch"
+COURSE_ID = course_id()
 COMPARED = ["student", "assignment", "notebook", "score", "max_score", "auto_score",
             "auto_max_score", "needs_manual_grading", "status"]  # every contract column but message
 FAIL_FAST_S = 60

@@ -1,5 +1,5 @@
 """Every source notebook has what the course promises: goals, 3-6 exercises, a hand-graded answer
-with its rubric, a plot, seed errata and a credit."""
+with its rubric, a plot, the errata of its source and a credit."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def test_has_learning_goals_and_credit(notebook):
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "learn" in nb.cells[0].source.lower(), f"{name}: the first cell states the learning goals"
     assert "Credit" in text or "credit" in text
-    assert "erratum" in text.lower(), f"{name}: the seed's mistakes are shown where they occur"
+    assert "erratum" in text.lower(), f"{name}: the source's mistakes are gathered in one section"
 
 
 def test_has_three_to_six_graded_exercises_each_with_a_test(notebook):

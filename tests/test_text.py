@@ -1,15 +1,20 @@
-"""The prose of the source notebooks quotes the seeds verbatim and states each erratum once.
+"""The prose of the source notebooks quotes its sources verbatim and gathers their errors in one place.
 
-Quoting convention: a quotation from a seed is written in double quotes, or as inline
-code, followed by its source, ``"…" (seed 004)`` or ``` `…` (seed 003)```. Such a quote must appear in
-``../shared/seeds/00N_*.txt`` word for word, up to whitespace and the shape of the quotation marks
-(curly or straight). A double-quoted span of three or more words without a source must still be
-verbatim text of one of the seeds: prose that only names a phrase, or paraphrases, uses italics, not
-quotation marks. Credit lines (titles of the sources) are exempt.
+Words: the documents a notebook rebuilds are its *sources*; "seed" means a random seed only. No
+markdown cell names a source by number ("seed 004"), and none says "Seed erratum".
 
-Errata: every ``> **Seed erratum.**`` carries an anchor ``<a id="erratum-NN-…"></a>`` (NN: the
-notebook's number), the closing list of its notebook links to it instead of repeating it, and every
-link to an erratum, in any notebook, resolves.
+Quoting convention: a quotation from a source is written in double quotes, or as inline code,
+followed by an HTML comment that names the source's file, ``"…"<!-- source 004 -->`` (the comment
+does not render; the sentence around a quote says, in words, which source it quotes). Such a quote
+must appear in ``../shared/seeds/00N_*.txt`` word for word, up to whitespace and the shape of the
+quotation marks (curly or straight). A double-quoted span of three or more words without that
+comment must still be verbatim text of one of the sources: prose that only names a phrase, or
+paraphrases, uses italics, not quotation marks. Credit lines (titles of the sources) are exempt.
+
+Errata: a notebook keeps at most two erratum boxes, ``> <a id="erratum-NN-…"></a>**Erratum: …**``
+(NN: the notebook's number), all in its one section "## Where the source goes wrong" ("sources go
+wrong" with two sources), and each is linked from the step it concerns, in another cell. Every link
+to an erratum, in any notebook, resolves.
 """
 
 from __future__ import annotations
@@ -20,12 +25,19 @@ from pathlib import Path
 import pytest
 from conftest import ASSIGNMENTS, REPO, SOLUTIONS, nbio
 
-SEEDS = REPO.parent / "shared" / "seeds"
+# The sources' text, beside the repository (../shared/seeds), or beside a folder of worktrees above it.
+SOURCES = next((folder / "shared" / "seeds" for folder in REPO.parents if (folder / "shared" / "seeds").is_dir()),
+               REPO.parent / "shared" / "seeds")
+MAX_ERRATA = 2
+ERRATA_SECTION = "## Where the source"  # "goes wrong", or "sources go wrong" with two sources
 
-_ATTRIBUTED_CODE = re.compile(r"`([^`]+)`\s*\(seed (\d{3})\b")
-_QUOTE = re.compile(r'"([^"]+)"(\s*\(seed (\d{3})\b)?')
-_ANCHOR = re.compile(r'<a id="(erratum-[a-z0-9-]+)"></a>\*\*Seed erratum\.\*\*')
+_MARK = r"\s*<!--\s*source (\d{3})\s*-->"
+_ATTRIBUTED_CODE = re.compile(r"`([^`]+)`" + _MARK)
+_QUOTE = re.compile(r'"([^"]+)"(' + _MARK + ")?")
+_ANCHOR = re.compile(r'<a id="(erratum-[a-z0-9-]+)"></a>\*\*Erratum')
 _LINK = re.compile(r"\]\((?P<file>\d\d_[a-z0-9_]+\.ipynb)?#(?P<anchor>erratum-[a-z0-9-]+)\)")
+# A source named the old way, by its number or as a "seed"; random seeds keep their name.
+_SEED_AS_DOCUMENT = re.compile(r"\bseed 0\d\d\b|\bseed erratum|\bseeds?['’]s?\b|\bthe seeds\b", re.I)
 
 
 def normalise(text: str) -> str:
@@ -34,10 +46,10 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def seed_texts() -> dict[str, str]:
-    if not SEEDS.is_dir():
-        pytest.skip(f"the seeds are not here: {SEEDS}")
-    return {path.name[:3]: normalise(path.read_text(encoding="utf-8")) for path in sorted(SEEDS.glob("0*.txt"))}
+def source_texts() -> dict[str, str]:
+    if not SOURCES.is_dir():
+        pytest.skip(f"the sources are not here: {SOURCES}")
+    return {path.name[:3]: normalise(path.read_text(encoding="utf-8")) for path in sorted(SOURCES.glob("0*.txt"))}
 
 
 def markdown(name: str) -> list[str]:
@@ -46,15 +58,16 @@ def markdown(name: str) -> list[str]:
 
 
 def prose(source: str) -> str:
-    """A markdown cell as running text: blockquote markers, HTML tags and credit paragraphs removed."""
+    """A markdown cell as running text: blockquote markers, HTML tags (not the source comments) and
+    credit paragraphs removed."""
     text = "\n".join(re.sub(r"^\s*>\s?", "", line) for line in source.splitlines())
-    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"<(?!!--)[^>]+>", "", text)
     paragraphs = re.split(r"\n\s*\n", text)
     return "\n\n".join(p for p in paragraphs if not p.lstrip().startswith("**Credit.**"))
 
 
 def quotes(source: str) -> list[tuple[str, str | None]]:
-    """(quoted text, seed number or None) for every quote in a markdown cell."""
+    """(quoted text, source number or None) for every quote in a markdown cell."""
     text = prose(source)
     found = [(m.group(1), m.group(2)) for m in _ATTRIBUTED_CODE.finditer(text)]
     without_code = re.sub(r"`[^`]*`", "`code`", text)
@@ -63,49 +76,56 @@ def quotes(source: str) -> list[tuple[str, str | None]]:
 
 
 def test_the_quote_finder_reads_the_convention():
-    cell = ('> The seed says "Step 1 to 7\n> for inputs 1 to 3" (seed 003), writes `k_d=1` (seed 003), and\n'
-            'its token is "journey". <a id="x"></a>\n\n**Credit.** After "A Title With Words".')
+    cell = ('> The notebook says "Step 1 to 7\n> for inputs 1 to 3"<!-- source 003 -->, writes `k_d=1` '
+            '<!-- source 003 -->, and\nits token is "journey". <a id="x"></a>\n\n**Credit.** After "A Title With Words".')
     assert quotes(cell) == [("k_d=1", "003"), ("Step 1 to 7\nfor inputs 1 to 3", "003"), ("journey", None)]
 
 
 @pytest.mark.parametrize("name", ASSIGNMENTS)
-def test_quotes_of_the_seeds_are_verbatim(name):
-    seeds = seed_texts()
+def test_quotes_of_the_sources_are_verbatim(name):
+    texts = source_texts()
     wrong = []
     for source in markdown(name):
-        for text, seed in quotes(source):
-            if seed is not None:
-                assert seed in seeds, f"{name}: no seed {seed} in {SEEDS}"
-                if normalise(text) not in seeds[seed]:
-                    wrong.append(f"not in seed {seed}: {normalise(text)!r}")
-            elif len(text.split()) >= 3 and not any(normalise(text) in s for s in seeds.values()):
-                wrong.append(f"quoted but in no seed (use italics for a phrase that is not a quote): "
+        for text, number in quotes(source):
+            if number is not None:
+                assert number in texts, f"{name}: no source {number} in {SOURCES}"
+                if normalise(text) not in texts[number]:
+                    wrong.append(f"not in source {number}: {normalise(text)!r}")
+            elif len(text.split()) >= 3 and not any(normalise(text) in s for s in texts.values()):
+                wrong.append(f"quoted but in no source (use italics for a phrase that is not a quote): "
                              f"{normalise(text)!r}")
     assert not wrong, f"{name}:\n" + "\n".join(wrong)
 
 
-def _anchors(name: str) -> list[str]:
-    return [anchor for source in markdown(name) for anchor in _ANCHOR.findall(source)]
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_learners_read_source_for_the_documents_and_seed_for_random_seeds(name):
+    told = [m.group(0) for source in markdown(name) for m in _SEED_AS_DOCUMENT.finditer(prose(source))]
+    assert not told, f"{name}: a source called a seed: {told}"
+
+
+def _anchors(source: str) -> list[str]:
+    return _ANCHOR.findall(source)
 
 
 @pytest.mark.parametrize("name", ASSIGNMENTS)
-def test_every_erratum_has_an_anchor_linked_from_the_closing_list(name):
+def test_errata_are_few_gathered_in_one_section_and_linked_from_their_step(name):
     cells = markdown(name)
-    boxes = sum(source.count("**Seed erratum.**") for source in cells)
-    anchors = _anchors(name)
-    assert len(anchors) == boxes, f"{name}: every `**Seed erratum.**` starts with its anchor <a id=\"erratum-…\">"
+    sections = [s for s in cells if s.lstrip().startswith(ERRATA_SECTION)]
+    assert len(sections) == 1, f"{name}: one cell starts with {ERRATA_SECTION!r}"
+    boxes = sum(s.count("**Erratum") for s in cells)
+    anchors = [a for s in cells for a in _anchors(s)]
+    assert 1 <= boxes <= MAX_ERRATA, f"{name}: {boxes} erratum boxes (at most {MAX_ERRATA}, at least one)"
+    assert len(anchors) == boxes, f"{name}: every `**Erratum` box starts with its anchor <a id=\"erratum-…\">"
+    assert anchors == _anchors(sections[0]), f"{name}: every box is in the section {ERRATA_SECTION!r}"
     assert all(a.startswith(f"erratum-{name[:2]}-") for a in anchors), anchors
     assert len(set(anchors)) == len(anchors), f"{name}: duplicate anchors {anchors}"
-    closing = next((s for s in reversed(cells) if re.match(r"\s*## (\d+\. )?What the seed", s)), None)
-    assert closing is not None, f"{name}: no closing list (## What the seed…)"
-    assert "**Seed erratum.**" not in closing, f"{name}: the closing list links to the errata, not repeats them"
-    linked = {m["anchor"] for m in _LINK.finditer(closing) if m["file"] is None}
-    missing = [a for a in anchors if a not in linked]
-    assert not missing, f"{name}: the closing list does not link to {missing}"
+    linked = {m["anchor"] for s in cells if s is not sections[0] for m in _LINK.finditer(s) if m["file"] is None}
+    unlinked = [a for a in anchors if a not in linked]
+    assert not unlinked, f"{name}: no step links to {unlinked}"
 
 
 def test_every_link_to_an_erratum_resolves():
-    anchors = {name: set(_anchors(name)) for name in ASSIGNMENTS}
+    anchors = {name: {a for s in markdown(name) for a in _anchors(s)} for name in ASSIGNMENTS}
     broken = []
     for name in ASSIGNMENTS:
         for source in markdown(name):

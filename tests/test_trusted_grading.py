@@ -18,7 +18,15 @@ import time
 
 import nbformat
 import pytest
-from conftest import NOTEBOOKS, REPO, SOLUTIONS, read_csv, tree_digest, write_submission
+from conftest import (
+    NOTEBOOKS,
+    REPO,
+    SOLUTIONS,
+    read_csv,
+    sandbox_leftovers,
+    tree_digest,
+    write_submission,
+)
 
 from autograder import notebooks as nbio
 from autograder import plans
@@ -335,7 +343,4 @@ def test_feedback_pages_run_nothing_a_learner_wrote(trusted_class):
 def test_what_a_sandbox_leaves_ends_with_its_job(trusted_class):
     """The writing thread of one submission could have disturbed the next one on the same zygote:
     the submission graded right after it kept its grade (asserted above), and no process is left."""
-    import subprocess
-
-    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "autograder.sandbox" not in ps
+    assert sandbox_leftovers() == []

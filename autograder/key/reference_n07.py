@@ -75,28 +75,6 @@ def mhsa(inputs, w_query, w_key, w_value, w_out, n_heads, causal, *, mask="causa
     return context @ mats["out"] if project else context
 
 
-def mhsa_torch_module(inputs, w_query, w_key, w_value, w_out, n_heads, causal):
-    """The same layer through ``torch.nn.MultiheadAttention`` (square weights, no biases).
-
-    PyTorch's boolean ``attn_mask`` is True where attention is *not* allowed (the opposite of
-    ``scaled_dot_product_attention`` and of this course), hence ``triu(..., 1)``.
-    """
-    import torch
-
-    dtype = as_float(inputs).dtype
-    x, wq, wk, wv, wo = (torch.from_numpy(np.ascontiguousarray(a, dtype=dtype))
-                         for a in (inputs, w_query, w_key, w_value, w_out))
-    d_model, n_tokens = x.shape[-1], x.shape[-2]
-    module = torch.nn.MultiheadAttention(d_model, n_heads, bias=False, batch_first=True).to(x.dtype)
-    module.eval()
-    blocked = torch.ones(n_tokens, n_tokens, dtype=torch.bool).triu(1) if causal else None
-    with torch.no_grad():
-        module.in_proj_weight.copy_(torch.cat([wq.T, wk.T, wv.T], dim=0))
-        module.out_proj.weight.copy_(wo.T)
-        output, _ = module(x, x, x, attn_mask=blocked, need_weights=False)
-    return output.numpy()
-
-
 # --- positions ----------------------------------------------------------------------------------
 
 

@@ -14,8 +14,10 @@ import select
 import socket
 import time
 
+from attention_course.convert import PREFIX
+
 from . import protocol
-from .protocol import PREFIX, ProtocolError
+from .protocol import ProtocolError
 
 CHUNK = 1 << 20
 

@@ -14,97 +14,34 @@ failed with its one line, and never trusts the sandbox again.
 
 from __future__ import annotations
 
-import json
-import math
-import struct
-
 import numpy as np
 
-PREFIX = struct.Struct("!II")
+from attention_course import convert
+
 MAX_HEADER = 8 << 20  # bytes of JSON in one frame from a sandbox
 MAX_PAYLOAD = 64 << 20  # bytes of arrays in one frame from a sandbox
 MAX_DEPTH = 24
 MAX_ITEMS = 200_000  # JSON values in one header
-_PLAIN_KINDS = "biuf"
 
 
 class ProtocolError(ValueError):
     """A sandbox sent something that is not a well-formed message of the kind expected."""
 
 
-# --- encoding ---------------------------------------------------------------------------------------
+# --- frames -----------------------------------------------------------------------------------------
 
 
 def pack(message: dict) -> bytes:
-    """One frame: ``message`` with every NumPy array moved into the payload."""
-    chunks: list[bytes] = []
-    size = 0
-
-    def plain(value):
-        nonlocal size
-        if isinstance(value, (np.ndarray, np.generic)):
-            array = np.asarray(value)
-            if array.dtype.kind not in _PLAIN_KINDS:
-                raise TypeError(f"cannot send an array of {array.dtype}")
-            data = np.ascontiguousarray(array).tobytes() if array.ndim else array.tobytes()
-            entry = {"__array__": array.dtype.str, "shape": list(array.shape), "at": size}
-            chunks.append(data)
-            size += len(data)
-            return entry
-        if isinstance(value, dict):
-            return {str(k): plain(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [plain(v) for v in value]
-        if value is None or isinstance(value, (bool, int, str)):
-            return value
-        if isinstance(value, float):
-            return value if math.isfinite(value) else {"__float__": repr(value)}
-        raise TypeError(f"cannot send {type(value).__name__}")
-
-    header = json.dumps(plain(message), separators=(",", ":")).encode()
-    return PREFIX.pack(len(header), size) + header + b"".join(chunks)
-
-
-def _restore(value, payload: memoryview, counter: list[int], depth: int = 0):
-    """The header's plain data with arrays read from the payload (copies), checked as it goes."""
-    counter[0] += 1
-    if counter[0] > MAX_ITEMS or depth > MAX_DEPTH:
-        raise ProtocolError("a message nested too deep or too long")
-    if isinstance(value, dict):
-        if "__array__" in value:
-            if set(value) != {"__array__", "shape", "at"}:
-                raise ProtocolError("a malformed array")
-            try:
-                dtype = np.dtype(str(value["__array__"]))
-            except TypeError:
-                raise ProtocolError("an array of an unknown dtype") from None
-            shape, at = value["shape"], value["at"]
-            if (dtype.kind not in _PLAIN_KINDS or dtype.itemsize > 16 or not isinstance(shape, list)
-                    or len(shape) > 32 or not all(type(n) is int and 0 <= n < 1 << 40 for n in shape)
-                    or type(at) is not int or at < 0):
-                raise ProtocolError("a malformed array")
-            nbytes = dtype.itemsize * math.prod(shape)
-            if at + nbytes > len(payload):
-                raise ProtocolError("an array whose bytes are not in the message")
-            return np.frombuffer(payload[at:at + nbytes], dtype=dtype).reshape(shape).copy()
-        if "__float__" in value:
-            text = value["__float__"]
-            if set(value) != {"__float__"} or text not in ("nan", "inf", "-inf"):
-                raise ProtocolError("a malformed number")
-            return float(text)
-        return {str(k): _restore(v, payload, counter, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_restore(v, payload, counter, depth + 1) for v in value]
-    return value
+    """One frame (see :func:`attention_course.convert.pack`)."""
+    return convert.pack(message)
 
 
 def parse(header: bytes, payload: bytes, schema: dict | None = None) -> dict:
     """A message from a frame's parts, checked against ``schema`` ({op: fields}) when given."""
     try:
-        raw = json.loads(header)
-    except (ValueError, RecursionError):
-        raise ProtocolError("a message that is not JSON (or nested too deep)") from None
-    message = _restore(raw, memoryview(payload), [0])
+        message = convert.unpack_parts(header, payload, max_depth=MAX_DEPTH, max_items=MAX_ITEMS)
+    except convert.Malformed as error:
+        raise ProtocolError(f"a malformed message ({error})") from None
     if not isinstance(message, dict):
         raise ProtocolError("a message that is not an object")
     if schema is not None:

@@ -2,7 +2,7 @@
 
 One package serves the notebooks, the visible checks and the autograder:
 
-- :mod:`attention_course.data`: the seed walkthroughs' inputs and weights, with their sources;
+- :mod:`attention_course.data`: the source walkthroughs' inputs and weights, with where they come from;
 - :mod:`attention_course.reference`: reference implementations in NumPy (the ground truth);
 - :mod:`attention_course.reference_torch`, :mod:`attention_course.reference_tf`: the same in
   PyTorch and TensorFlow, built from each framework's own operations;

@@ -273,21 +273,23 @@ def _named_sizes(specs: list) -> tuple[dict[str, int], list[str]]:
 
 def _other_sizes(exercise: str, specs: list, heads: int | None = None) -> tuple[list, str] | None:
     """Inputs of the same kinds with every named size changed, all sizes different from each other;
-    with ``heads``, every size a multiple of it and that number of heads, and sizes equal in the
-    check equal here too (a layer given square weights keeps square weights)."""
+    with ``heads``, that number of heads, every width (``d_...``, split into the heads) a multiple of
+    it, and sizes equal in the check equal here too (a layer given square weights keeps square
+    weights). Batches and tokens are not split into heads: they stay small."""
     original, order = _named_sizes(specs)
     if not order:
         return None
     sizes: dict[str, int] = {}
-    renamed: dict[int, int] = {}  # with heads: sizes equal in the check stay equal (d_v = d_k, ...)
+    renamed: dict[tuple[int, int], int] = {}  # with heads: widths equal in the check stay equal (d_v = d_k)
     for name in order:
-        if heads and original[name] in renamed:
-            sizes[name] = renamed[original[name]]
+        step = heads if heads and name.startswith("d_") else 1
+        if heads and (original[name], step) in renamed:
+            sizes[name] = renamed[(original[name], step)]
             continue
-        sizes[name] = next(s * (heads or 1) for s in _SIZES
-                           if s * (heads or 1) not in sizes.values() and s * (heads or 1) != original[name]
-                           and not (name in _EVEN and s * (heads or 1) % 2))
-        renamed[original[name]] = sizes[name]
+        sizes[name] = next(s * step for s in _SIZES
+                           if s * step not in sizes.values() and s * step != original[name]
+                           and not (name in _EVEN and s * step % 2))
+        renamed[(original[name], step)] = sizes[name]
     inputs = _inputs_of_sizes(specs, sizes, heads, _rng(exercise, [v for _, v in specs], "sizes"))
     described = ", ".join([f"{name}={sizes[name]}" for name in order] + ([f"heads={heads}"] if heads else []))
     return inputs, f"other sizes ({described})"

@@ -380,14 +380,16 @@ _CATALOGUE = [
     Mistake(
         "biases_missing",
         "a bias is missing",
-        "Every nn.Linear of BERT has a bias: add b_query, b_key, b_value and b_out (and the "
-        "feed-forward biases) after each matrix product.",
+        "Add each layer's bias after its matrix product: every nn.Linear of BERT has one (b_query, "
+        "b_key, b_value, b_out and the feed-forward biases), and so do the two layers of a GPT "
+        "block's MLP.",
     ),
     Mistake(
         "residual_missing",
         "a residual connection is missing",
-        "Each sublayer's output is added to its input before the layer norm: "
-        "layer_norm(x + sublayer(x)), for the attention and for the feed-forward block.",
+        "Each sublayer's output is added to its input, for the attention and for the feed-forward "
+        "block: BERT then normalises the sum, layer_norm(x + sublayer(x)); a GPT block normalises "
+        "first, x + sublayer(layer_norm(x)).",
     ),
     Mistake(
         "layer_norm_before_sublayer",
@@ -397,14 +399,16 @@ _CATALOGUE = [
     Mistake(
         "relu_instead_of_gelu",
         "ReLU was used instead of GELU",
-        "BERT's feed-forward block uses GELU, x * Phi(x) with Phi the normal CDF: "
-        "0.5 * x * (1 + erf(x / sqrt(2))). Unlike ReLU it is not 0 for negative inputs.",
+        "The feed-forward block uses GELU, x * Phi(x) with Phi the normal CDF: "
+        "0.5 * x * (1 + erf(x / sqrt(2))), nn.GELU() in PyTorch. Unlike ReLU it is not 0 for "
+        "negative inputs.",
     ),
     Mistake(
         "gelu_tanh_approximation",
         "the tanh approximation of GELU was used instead of the exact one",
-        "This model's config says hidden_act = \"gelu\": the exact form with erf "
-        "(scipy.special.erf), not the tanh approximation, which differs by up to about 5e-4.",
+        "This model uses the exact GELU (BERT's config says hidden_act = \"gelu\"): the form with erf "
+        "(scipy.special.erf, or nn.GELU() as it comes), not the tanh approximation "
+        "(approximate=\"tanh\"), which differs by up to about 5e-4.",
     ),
     Mistake(
         "mean_pool_includes_padding",
@@ -518,6 +522,177 @@ _CATALOGUE = [
         "the new tokens see the new tokens after them",
         "When several tokens arrive at once, each may see the cache and the new tokens up to "
         "itself, not those after it: the causal mask is still needed among the new tokens.",
+    ),
+    # --- notebook 09: a GPT -----------------------------------------------------------------------
+    Mistake(
+        "token_ids_are_code_points",
+        "the ids are the characters' code points (ord), not their places in the vocabulary",
+        "A token's id is its index in the vocabulary string (0 for its first character, 1 for the "
+        "next, ...), so that every id is below the vocabulary size: look the character up in a "
+        "dictionary built from the vocabulary.",
+    ),
+    Mistake(
+        "token_ids_off_by_one",
+        "the ids are off by one",
+        "The first character of the vocabulary has id 0: enumerate() counts from 0, and decode reads "
+        "vocabulary[id] with the same numbering.",
+    ),
+    Mistake(
+        "decode_joined_with_spaces",
+        "the decoded characters are joined with spaces",
+        "A character-level tokenizer gives one id per character, spaces included: join the "
+        "characters with \"\".join(...), not \" \".join(...).",
+    ),
+    Mistake(
+        "layer_norm_unbiased_variance",
+        "the variance divides by d - 1 (torch.var's default) instead of d",
+        "Layer norm uses the biased variance, the mean of the squared deviations: "
+        "x.var(dim=-1, unbiased=False), or ((x - mean) ** 2).mean(dim=-1, keepdim=True).",
+    ),
+    Mistake(
+        "layer_norm_eps_outside_sqrt",
+        "eps is added to the standard deviation instead of the variance",
+        "Divide by sqrt(variance + eps): eps goes inside the square root, as in nn.LayerNorm.",
+    ),
+    Mistake(
+        "layer_norm_without_eps",
+        "no eps: a constant vector divides by zero",
+        "A vector whose features are all equal has variance 0, and (x - mean) / sqrt(0) is nan: "
+        "divide by sqrt(variance + eps).",
+    ),
+    Mistake(
+        "layer_norm_wrong_axis",
+        "the layer norm normalises over the wrong axis",
+        "Each token's vector is normalised on its own, over its features: the mean and the "
+        "variance are taken over the last axis (dim=-1, keepdim=True), not over the tokens or the batch.",
+    ),
+    Mistake(
+        "layer_norm_scale_shift_swapped",
+        "gamma and beta are swapped",
+        "gamma multiplies the normalised vector and beta is added: normalised * gamma + beta.",
+    ),
+    Mistake(
+        "layer_norm_after_sublayer",
+        "the layer norms come after the residual additions (post-LN) instead of before the sublayers",
+        "A GPT block is pre-LN: x = x + attention(layer_norm_1(x)), then x = x + mlp(layer_norm_2(x)); "
+        "nothing is normalised after an addition.",
+    ),
+    Mistake(
+        "layer_norm_missing",
+        "the block's layer norms are missing",
+        "Normalise the input of each sublayer with layer_norm(x, norm.weight, norm.bias) (norm_1 "
+        "before the attention, norm_2 before the MLP).",
+    ),
+    Mistake(
+        "residual_after_norm",
+        "the residual adds the normalised input instead of the block's input",
+        "The residual path carries x itself: x + attention(layer_norm(x)), not "
+        "layer_norm(x) + attention(layer_norm(x)). Keep x, and normalise a copy for the sublayer.",
+    ),
+    Mistake(
+        "parameters_head_bias",
+        "the output head is counted with a bias",
+        "The head is nn.Linear(d_model, vocab_size, bias=False): d_model * vocab_size parameters.",
+    ),
+    Mistake(
+        "parameters_attention_biases",
+        "the attention's projections are counted with biases",
+        "W_Q, W_K, W_V and W_O are nn.Linear(d_model, d_model, bias=False): 4 * d_model ** 2 "
+        "parameters per block, no biases.",
+    ),
+    Mistake(
+        "parameters_layer_norm_gamma_only",
+        "each layer norm is counted with d_model parameters instead of 2 * d_model",
+        "A layer norm learns a gamma and a beta, each of d_model numbers; a block has two layer norms "
+        "and the model one more at the end.",
+    ),
+    Mistake(
+        "parameters_mlp_not_four_times_wider",
+        "the MLP is counted as d_model wide inside instead of 4 * d_model",
+        "The MLP is nn.Linear(d_model, 4 * d_model), GELU, nn.Linear(4 * d_model, d_model), each "
+        "linear layer with its bias: 8 * d_model ** 2 + 5 * d_model parameters.",
+    ),
+    Mistake(
+        "parameters_part_missing",
+        "a part of the model is not counted",
+        "Count every part: the token embedding (vocab_size * d_model), the position embedding "
+        "(context_length * d_model), the blocks, the final layer norm (2 * d_model) and the head.",
+    ),
+    Mistake(
+        "parameters_head_tied",
+        "the output head is counted as the token embedding's (weight tying)",
+        "GPT-2 reuses the token embedding as its head, but this notebook's GPT has a head of its "
+        "own: count its d_model * vocab_size parameters too.",
+    ),
+    Mistake(
+        "loss_summed",
+        "the losses of the positions are summed instead of averaged",
+        "The loss is the mean of -log p over every position of every sequence (batch * tokens of "
+        "them), so that it does not grow with the batch: .mean(), not .sum().",
+    ),
+    Mistake(
+        "loss_mean_over_batch_only",
+        "the losses are summed over the tokens and averaged over the batch only",
+        "Average over the batch and the tokens alike: every position counts once, and the loss "
+        "stays comparable between context lengths.",
+    ),
+    Mistake(
+        "loss_targets_shifted_twice",
+        "the logits and the targets are shifted once more",
+        "The targets are already the inputs shifted by one, so logits[:, t] goes with targets[:, t]: "
+        "compare them as they are, without logits[:, :-1] and targets[:, 1:].",
+    ),
+    Mistake(
+        "loss_softmax_twice",
+        "a softmax was taken before the cross-entropy, which takes its own",
+        "cross_entropy (or log_softmax) takes logits: give it the raw logits, not probabilities.",
+    ),
+    Mistake(
+        "loss_sign_flipped",
+        "the loss has the wrong sign",
+        "The loss is minus the mean log-probability of the targets: positive, and smaller when the "
+        "model puts more probability on the right character.",
+    ),
+    Mistake(
+        "temperature_multiplies",
+        "the logits are multiplied by the temperature instead of divided",
+        "softmax(logits / temperature): a temperature below 1 sharpens the distribution, above 1 "
+        "flattens it.",
+    ),
+    Mistake(
+        "top_k_off_by_one",
+        "top-k keeps one character too many or too few",
+        "Keep exactly the k largest logits of each row: those not smaller than the k-th largest, "
+        "torch.topk(logits, k).values[..., -1:].",
+    ),
+    Mistake(
+        "top_k_not_renormalised",
+        "the probabilities outside the top k were zeroed but the rest not renormalised",
+        "Set the logits outside the top k to -inf before the softmax (or divide the kept "
+        "probabilities by their sum), so that each row still sums to 1.",
+    ),
+    Mistake(
+        "generate_cache_not_passed",
+        "the cache the model returned was not passed back to it",
+        "After the prompt, call the model on the new token with the cache from the previous call, "
+        "model(next_ids, cache), and keep the cache it returns for the next step.",
+    ),
+    Mistake(
+        "generate_whole_text_with_cache",
+        "the whole text was fed again together with the cache",
+        "The cache already holds every earlier token: with it, feed only the token just drawn, "
+        "shape (batch, 1); the text so far is fed once, as the prompt.",
+    ),
+    Mistake(
+        "generate_first_position_logits",
+        "the next token was chosen from the first position's logits instead of the last's",
+        "The logits at position t predict the token after t: take logits[:, -1], the prediction "
+        "after the last token fed.",
+    ),
+    Mistake(
+        "generate_returns_new_tokens_only",
+        "only the new tokens were returned, without the prompt",
+        "Return the prompt followed by the new tokens, shape (batch, n_prompt + steps).",
     ),
 ]
 

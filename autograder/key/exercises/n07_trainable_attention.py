@@ -1,10 +1,11 @@
-"""Notebook 07: attention that learns (PyTorch), positions, and a key-value cache (seed 002).
+"""Notebook 07: attention that learns (PyTorch), positions, and a key-value cache (Raschka, ch. 3).
 
 ``mhsa_forward`` grades the learner's ``MultiHeadSelfAttention`` module through a function that
 builds it, loads four (d_in, d_out) matrices into its ``nn.Linear`` layers (transposed: PyTorch
 stores (out, in)) and runs it in eval mode. Its reference is the NumPy multi-head attention of
-notebook 06 with an optional causal mask; ``mhsa_forward_vs_torch`` compares the same function with
-``torch.nn.MultiheadAttention`` itself (imported only when that check runs).
+notebook 06 with an optional causal mask. (The notebook compares the module with
+``torch.nn.MultiheadAttention`` in an ungraded cell: a second graded test of the same function, as
+the second edition had, graded one answer twice.)
 
 ``kv_cache_step``'s reference computes through the shared steps (``reference.attention``), so the
 shared mistakes (scaling, softmax, mask sign, ...) apply without being listed; its own mutants are
@@ -95,14 +96,6 @@ EXERCISES = [
         framework="torch",
         returns="a tensor of shape (batch, tokens, d_out)",
         mutants=_MHSA_MUTANTS,
-    ),
-    Exercise(
-        "mhsa_forward_vs_torch",
-        reference=ref7.mhsa_torch_module,
-        framework="torch",
-        returns="a tensor of shape (batch, tokens, d_model)",
-        mutants=_MHSA_MUTANTS,
-        mistakes_from=_mhsa(),  # the library module takes no shared step: its NumPy equivalent does
     ),
     Exercise(
         "sinusoidal_encoding",

@@ -29,6 +29,11 @@ from .tolerances import close, close_on, task_dtype
 class CheckFailed(AssertionError):
     """A check found a wrong answer; the message says what and, if it can, why."""
 
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows this instead of a traceback: the learner sees the one ✗ line (with its hint),
+        # in the notebook and in nbgrader's Validate dialog. Grading never relies on the display.
+        return [str(self)]
+
 
 @dataclass
 class Verdict:

@@ -7,13 +7,12 @@ on the grading side, out of the learner's reach.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from ..convert import decode
+from .. import expected
 
 
 class Key:
@@ -55,32 +54,26 @@ class StoredKey(Key):
     """The answers for the notebooks' own visible inputs, precomputed by the build (``expected/``).
 
     It holds no reference code: only, for each input a visible check uses, the expected result and
-    each catalogued mistake's result.
+    each catalogued mistake's result (see :mod:`attention_course.expected`).
     """
 
     def __init__(self, folder: Path | None = None):
-        self.folder = folder or Path(__file__).resolve().parent / "expected"
-        self._exercises: dict[str, dict] | None = None
+        self.folder = folder or expected.FOLDER
 
-    def _load(self) -> dict[str, dict]:
-        if self._exercises is None:
-            self._exercises = {}
-            for path in sorted(self.folder.glob("*.json")):
-                data = decode(json.loads(path.read_text(encoding="utf-8")))
-                self._exercises.update(data["exercises"])
-        return self._exercises
+    def _exercise(self, exercise: str) -> dict | None:
+        return expected.exercise(exercise, self.folder)
 
     def knows(self, exercise: str) -> bool:
-        return exercise in self._load()
+        return self._exercise(exercise) is not None
 
     def meta(self, exercise: str) -> dict:
-        try:
-            return self._load()[exercise]["meta"]
-        except KeyError:
-            raise KeyError(f"no stored data for exercise {exercise!r}") from None
+        stored = self._exercise(exercise)
+        if stored is None:
+            raise KeyError(f"no stored data for exercise {exercise!r}")
+        return stored["meta"]
 
     def analyse(self, exercise: str, probe: dict) -> dict:
-        for case in self._load().get(exercise, {}).get("probes", []):
+        for case in (self._exercise(exercise) or {}).get("probes", []):
             if same_probe(case["probe"], probe):
                 return case["analysis"]
         raise LookupError(exercise)
