@@ -244,13 +244,8 @@ def explain_temperature(exercise: str, wrong: list[Seen], right: list[Seen]) -> 
                           said=("your weights are the softmax of scores", "the expected scores"))
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    shifted = x - x.max(axis=-1, keepdims=True)
-    exps = np.exp(shifted)
-    return exps / exps.sum(axis=-1, keepdims=True)
-
-
-# other functions of the expected result a slip gives, and what they say
+# other functions of the expected result a slip gives, and what they say (written inline: a module-level
+# softmax would be a function of the learner's package that answers a graded exercise)
 _FUNCTIONS: list[tuple[Callable[[np.ndarray], np.ndarray], str]] = [
     (np.abs, "your result is the absolute value of the expected one: right in size, but the sign is lost where "
              "the expected one is negative (an abs() too many, or a signed difference taken as a distance?)."),
@@ -258,8 +253,10 @@ _FUNCTIONS: list[tuple[Callable[[np.ndarray], np.ndarray], str]] = [
                 "asked, or a squared norm where the norm is asked?)."),
     (lambda e: np.sqrt(np.abs(e)), "your result is the square root of the expected one (a standard deviation "
                                     "where a variance is asked, or a norm where its square is asked?)."),
-    (_softmax, "your result is the softmax of the expected one, over the last axis: weights where scores are "
-               "asked (a softmax too many)?"),
+    (lambda e: np.exp(e - e.max(axis=-1, keepdims=True)) / np.exp(e - e.max(axis=-1, keepdims=True)).sum(
+        axis=-1, keepdims=True),
+     "your result is the softmax of the expected one, over the last axis: weights where scores are asked (a "
+     "softmax too many)?"),
 ]
 
 
