@@ -8,6 +8,10 @@
     python3 tasks.py build    regenerate notebooks/, environment.yml and README's table from their sources
     python3 tasks.py grade    grade a class: python3 tasks.py grade SUBMISSIONS [--out DIR] [--db URL]
     python3 tasks.py report   the class report of a graded folder: DIR/report.html (--out DIR [--threshold 0.5])
+    python3 tasks.py formgrader --out DIR   nbgrader's formgrader on a graded class (written answers by hand)
+    python3 tasks.py grades --out DIR       DIR/grades.csv from the gradebook, manual grades included
+                              (--format canvas --roster FILE: DIR/canvas-grades.csv too)
+    python3 tasks.py feedback --out DIR     every feedback page again, with the manual grades and comments
     python3 tasks.py fmt      put solutions/ in canonical form (no outputs, no volatile metadata), ruff --fix
     python3 tasks.py lint     ruff on code and notebooks, and the staleness check
     python3 tasks.py bench    time every solution notebook
@@ -104,6 +108,12 @@ def main(argv: list[str]) -> int:
         return run(PYTHON, "-m", "autograder.grade", *rest, check=False)
     if task == "report":
         return run(PYTHON, "-m", "autograder.report", *rest, check=False)
+    if task == "formgrader":
+        return run(PYTHON, "-m", "autograder.formgrader", *rest, check=False)
+    if task == "grades":
+        return run(PYTHON, "-m", "autograder.grades", "csv", *rest, check=False)
+    if task == "feedback":
+        return run(PYTHON, "-m", "autograder.grades", "feedback", *rest, check=False)
     if task == "fmt":
         run(PYTHON, "-m", "autograder.fmt")
         return run(PYTHON, "-m", "ruff", "check", "--fix", "--quiet", ".", check=False)

@@ -214,15 +214,38 @@ CLEO_SOFTMAX = '''def softmax_stable(scores: torch.Tensor) -> torch.Tensor:
 '''
 
 
+# cleo's written answer, as a learner writes it: (a) right and reasoned, (b) names what decides the
+# weights but no capability of trained projections (1 point of 2 by the rubric).
+CLEO_WRITTEN = r"""(a) No. A token's score with itself is only its squared length $\lVert x^{(i)} \rVert^2$, and a longer
+vector that points roughly the same way gets a bigger dot product, so "journey", the longest vector,
+takes the largest weight in most rows. Only 2 of the 6 rows put their largest weight on the token itself.
+
+(b) Only the dot products $x^{(i)} \cdot x^{(j)}$ of the fixed embeddings decide the weights, so nothing is learned.
+"""
+
+
+def _written_answers(source) -> list[str]:
+    return [cell.metadata["nbgrader"]["grade_id"] for cell in source.cells if cell.cell_type == "markdown"
+            and cell.metadata.get("nbgrader", {}).get("solution") and cell.metadata["nbgrader"].get("grade")]
+
+
+def _without_rubric(source, grade_id: str) -> str:
+    """A written answer's model answer, without the rubric that follows it in the source notebook."""
+    text = next(cell.source for cell in source.cells if cell.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    return text.split("**Rubric")[0].rstrip() + "\n"
+
+
 def sample_submissions(learner_texts: dict[str, str]) -> dict[Path, str]:
-    """Three students' submissions of notebook 01: full marks, untouched, one exercise wrong."""
+    """Three students' submissions of notebook 01: full marks with the model's written answer, untouched,
+    and one exercise wrong with a written answer of their own (graded by hand in the formgrader)."""
     name = SAMPLE_ASSIGNMENT
     learner = nbformat.reads(learner_texts[f"{name}.ipynb"], as_version=4)
     source = nbio.read(SOLUTIONS / f"{name}.ipynb")
+    written = _written_answers(source)
     students = {
-        "ada": nbio.fill_solutions(learner, source),
+        "ada": nbio.fill_solutions(learner, source, {w: _without_rubric(source, w) for w in written}),
         "ben": learner,
-        "cleo": nbio.fill_solutions(learner, source, {"softmax_stable": CLEO_SOFTMAX}),
+        "cleo": nbio.fill_solutions(learner, source, {"softmax_stable": CLEO_SOFTMAX, written[0]: CLEO_WRITTEN}),
     }
     return {SAMPLES / student / name / f"{name}.ipynb": nbio.dumps(nb) for student, nb in students.items()}
 

@@ -26,6 +26,13 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def open_executor(scheduler: str | None, workers: int, log: Path, on_warning):
+    """The Dask cluster's workers when a scheduler is given, this machine's otherwise."""
+    if scheduler:
+        return DaskExecutor(scheduler)
+    return LocalExecutor(workers or default_workers(), log, on_warning)
+
+
 class LocalExecutor:
     """``workers`` warm zygotes on this machine, started at once in the background."""
 

@@ -1,12 +1,24 @@
-"""The feedback stage: a learner's page, with the checks' messages, that never shows hidden tests and
-cannot run a submission's code.
+"""The feedback stage: a learner's page, with their marks and the checks' messages, that never shows
+hidden tests and cannot run a submission's code.
+
+A page is rendered from the autograded notebook (the one the formgrader shows) and the gradebook as
+it stands, so it is the same after grading and after :func:`autograder.grades.regenerate_feedback`
+has been run once the written answers are graded by hand. It is nbgrader's feedback page
+(``GetGrades`` and nbgrader's ``feedback`` template), through the template
+``templates/attention_feedback/feedback_page.html.j2``: at the top the total, the points of the checks of every exercise and
+of every written answer (given by the checks, given by hand, or still waiting for a grade by hand)
+and the grader's comments; below, the notebook without prompts, each graded cell with its points and
+comment. Math is rendered by a copy of MathJax next to the pages (:func:`install_mathjax`), so a page
+opened from disk needs no network.
 
 nbgrader's feedback renders the autograded notebook, where the hidden tests were restored from the
 gradebook (nbgrader #917). :class:`HideHiddenTests` removes them again (nbgrader's own
 ``ClearHiddenTests``) and cuts every traceback of a test cell down to its last line, the check's
-message, because a traceback quotes the failing source line. The page is rendered with HTML
-sanitised (``HTMLExporter.sanitize_html``): scripts, event handlers and ``javascript:`` links in a
-learner's Markdown or outputs are removed, so opening a feedback page runs nothing a learner wrote.
+message, because a traceback quotes the failing source line. The cells the grader added for the
+formgrader (each written answer's model answer and rubric) are left out. The page is rendered with
+HTML sanitised (``HTMLExporter.sanitize_html``, and ``clean_html`` on every Markdown cell and
+comment in the template): scripts, event handlers and ``javascript:`` links in a learner's Markdown
+or outputs are removed, so opening a feedback page runs nothing a learner wrote.
 
 :class:`FeedbackExporter` renders what every student shares once per run. It overrides
 ``HTMLExporter.from_notebook_node``, whose internals change between nbconvert releases:
@@ -18,18 +30,25 @@ import copy
 import functools
 import json
 import re
+import shutil
 from pathlib import Path
 
 import nbformat
+import nbgrader
 from jinja2 import pass_context
 from nbconvert import HTMLExporter
 from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
-from nbgrader.preprocessors import ClearHiddenTests
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 from nbgrader.utils import is_grade
 
 _HIDDEN = "### BEGIN HIDDEN TESTS"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_NBGRADER = Path(nbgrader.__file__).resolve().parent / "server_extensions" / "formgrader"
+# Where the grader keeps what it adds to a notebook: in a cell, the written answer whose model answer
+# and rubric the cell shows the grader; in the notebook, the notes at the top of the feedback page.
+METADATA = "attention_course"
 # The elements HTMLExporter makes focusable, as its lab template writes them, and images without alt.
 _FOCUSABLE = re.compile(r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputArea-output)\b[^"]*"[^>]*)>')
 _NO_ALT = re.compile(r"<img(?![^>]*\balt=)([^>]*>)")
@@ -59,6 +78,15 @@ def safe_html(html) -> str:
 
 
 CHECKED_NBCONVERT = "7.17.2"  # the release whose HTMLExporter internals FeedbackExporter was checked against
+
+
+def page_settings() -> dict:
+    """The exporter's settings for a feedback page: the template, sanitised HTML, no prompts."""
+    # the page's template extends the next index.html.j2 on the search path: nbgrader's feedback page
+    return {"sanitize_html": True, "template_name": "attention_feedback", "template_file": "feedback_page.html.j2",
+            "extra_template_basedirs": [str(TEMPLATES), str(_NBGRADER / "templates")],
+            "extra_template_paths": [str(_NBGRADER / "static" / "node_modules" / "bootstrap" / "dist" / "css")],
+            "exclude_input_prompt": True, "exclude_output_prompt": True}
 
 
 class HideHiddenTests(ClearHiddenTests):
@@ -100,8 +128,7 @@ class FeedbackExporter(HTMLExporter):
     """
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("sanitize_html", True)
-        super().__init__(**kwargs)
+        super().__init__(**{**page_settings(), **kwargs})
         self._markdown: dict[tuple, str] = {}
         self._highlight = None
 
@@ -139,7 +166,33 @@ class FeedbackExporter(HTMLExporter):
         return html, resources
 
 
-def note_cells(tampering: list[str], unneeded: int) -> list:
+class GradesFromGradebook(GetGrades):
+    """nbgrader's ``GetGrades`` (each graded cell's score, points and comment; the notebook's total),
+    and what the page says besides: for each graded cell, whether it was graded by hand or still waits
+    for it, and the notebook's points from the checks (code cells, as nbgrader's ``code_score``), by
+    hand (written answers and tasks) and still waiting."""
+
+    def preprocess(self, nb, resources):
+        self.parts = {"auto_score": 0.0, "auto_max_score": 0.0, "manual_score": 0.0, "manual_max_score": 0.0,
+                      "pending": 0.0}
+        nb, resources = super().preprocess(nb, resources)
+        resources["nbgrader"].update(self.parts)
+        return nb, resources
+
+    def _get_score(self, cell, resources) -> None:
+        super()._get_score(cell, resources)
+        grade = self.gradebook.find_grade(cell.metadata.nbgrader["grade_id"], self.notebook_id,
+                                          self.assignment_id, self.student_id)
+        cell.metadata.nbgrader["graded_by_hand"] = grade.manual_score is not None
+        cell.metadata.nbgrader["needs_manual_grade"] = bool(grade.needs_manual_grade)
+        kind = "auto" if cell.cell_type == "code" and not cell.metadata.nbgrader.get("task") else "manual"
+        self.parts[f"{kind}_score"] += float(grade.score or 0)
+        self.parts[f"{kind}_max_score"] += float(grade.max_score or 0)
+        if grade.needs_manual_grade:
+            self.parts["pending"] += float(grade.max_score or 0)
+
+
+def note_cells(tampering: list[str] | tuple = (), unneeded: int = 0) -> list:
     """The grader's notes at the top of a feedback page."""
     cells = []
     if unneeded:
@@ -154,14 +207,44 @@ def note_cells(tampering: list[str], unneeded: int) -> list:
     return cells
 
 
-def write_page(exporter: FeedbackExporter, nb, resources: dict, notes: list, target: Path) -> None:
-    """Feedback HTML as nbgrader's generate_feedback makes it, without the hidden tests."""
-    from nbgrader.preprocessors import GetGrades
+def for_the_grader(cell) -> bool:
+    """A cell the grader added to the autograded notebook for the formgrader (a model answer and rubric)."""
+    return bool(cell.get("metadata", {}).get(METADATA, {}).get("for_the_grader"))
 
-    nb = copy.deepcopy(nb)
-    nb.cells[:0] = notes
-    nb, resources = GetGrades().preprocess(nb, resources)
+
+def page_of(exporter: FeedbackExporter, autograded, student: str, assignment: str, db_url: str,
+            target: Path) -> None:
+    """The feedback page of one autograded notebook (a path or the notebook), with the gradebook's grades."""
+    nb = nbformat.read(str(autograded), as_version=4) if isinstance(autograded, Path) else copy.deepcopy(autograded)
+    notes = nb.metadata.get(METADATA, {}).get("feedback_notes", {})
+    nb.cells = note_cells(notes.get("tampering", []), notes.get("unneeded", 0)) + \
+        [cell for cell in nb.cells if not for_the_grader(cell)]
+    resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student,
+                              "db_url": db_url}}
+    nb, resources = GradesFromGradebook().preprocess(nb, resources)
     nb, resources = HideHiddenTests().preprocess(nb, resources)
     html, _ = exporter.from_notebook_node(nb, resources=resources)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(html, encoding="utf-8")
+
+
+MATHJAX = "mathjax"  # feedback/mathjax/: the pages load ../mathjax/MathJax.js (templates/attention_feedback)
+
+
+def install_mathjax(feedback: Path) -> Path:
+    """MathJax 2.7, from the pinned ``jupyter-server-mathjax`` package, copied to ``feedback/mathjax``
+    once (again when the package's copy changes): the HTML-CSS output with its STIX web fonts, which
+    is what the pages' configuration uses; not the SVG output's fonts."""
+    import jupyter_server_mathjax
+
+    source = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
+    target = feedback / MATHJAX
+    stamp = target / ".copied-from"
+    version = f"{source} {(source / 'MathJax.js').stat().st_mtime_ns}"
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == version:
+        return target
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("SVG"))
+    stamp.write_text(version, encoding="utf-8")
+    return target

@@ -14,7 +14,10 @@ submissions and ``solutions/`` are only read. See :mod:`autograder.pipeline` for
 
 Grading the same class again regrades only the submissions whose content changed (or the ones
 named with ``--student``/``--assignment``, with ``--force``); an interrupted run keeps every result
-it finished. Bad input never stops the run: one line per submission says what happened.
+it finished. Bad input never stops the run: one line per submission says what happened, and every
+notebook file or student folder that became no row gets a line of its own. A run that finds no
+notebook at all stops with a message saying the layout it expects. Every run writes ``grades.csv``
+for the whole class from the gradebook (manual grades included) and ends with what is left to do.
 
 Only the cells a grade depends on run: the learner's own cells and the course's cells whose names
 their code uses (see :mod:`autograder.slicing`); a demonstration that trains a model for a plot
@@ -57,21 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar, no table")
     args = parser.parse_args(argv)
     try:
-        results = grade(args.submissions, args.out, args.db, args.cell_timeout, args.notebook_timeout,
-                        progress=not args.quiet, workers=args.workers, scheduler=args.scheduler,
-                        memory_gib=args.memory, force=args.force, all_cells=args.all_cells,
-                        students=set(args.student) if args.student else None,
-                        only=set(args.assignment) if args.assignment else None)
+        grade(args.submissions, args.out, args.db, args.cell_timeout, args.notebook_timeout,
+              progress=not args.quiet, workers=args.workers, scheduler=args.scheduler,
+              memory_gib=args.memory, force=args.force, all_cells=args.all_cells,
+              students=set(args.student) if args.student else None,
+              only=set(args.assignment) if args.assignment else None)
     except KeyboardInterrupt:
         print("interrupted: every finished result is kept; run the same command again to go on", file=sys.stderr)
         return 130
-    if not args.quiet:
-        width = max([len(r.student) for r in results] + [7])
-        for r in results:
-            print(f"{r.student:<{width}}  {r.assignment:<34} {r.auto_score:>5g}/{r.auto_max_score:<5g} "
-                  f"{r.status:<8} {r.message}")
-        print(f"wrote {args.out / 'grades.csv'} ({len(results)} rows) and feedback in {args.out / 'feedback'}")
-    return 0
+    return 0  # the run printed its rows and what is left to do (unless --quiet)
 
 
 if __name__ == "__main__":

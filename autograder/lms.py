@@ -1,7 +1,9 @@
 """Marks for an LMS: a CSV that Canvas's gradebook import accepts, from the gradebook and a roster.
 
-    python -m autograder.lms --out DIR --roster ROSTER.csv --format canvas [--db URL]
-                             [--key "SIS Login ID"] [--assignment-id NAME=CANVAS_ID ...]
+    python3 tasks.py grades --out DIR --format canvas --roster ROSTER.csv [--db URL]
+                            [--key "SIS Login ID"] [--assignment-id NAME=CANVAS_ID ...]
+
+(``python -m autograder.lms`` with the same options writes the Canvas file alone.)
 
 DIR is a folder that ``python3 tasks.py grade ... --out DIR`` wrote; the marks are read from its
 gradebook (``DIR/course/gradebook.db``, or ``--db``): nbgrader's scores, so a written answer graded
@@ -204,7 +206,7 @@ def export_canvas(out: Path, roster_path: Path, db_url: str | None = None, key: 
     return target, problems
 
 
-def _assignment_id(text: str) -> tuple[str, str]:
+def parse_assignment_id(text: str) -> tuple[str, str]:
     name, _, number = text.partition("=")
     if not name or not number.strip().isdigit():
         raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=CANVAS_ID, e.g. 01_attention_without_weights=4512")
@@ -219,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="SQLAlchemy URL of the gradebook, if not DIR/course/gradebook.db")
     parser.add_argument("--key", default=DEFAULT_KEY, help=f"the roster column holding the grader's student ids "
                         f"(default {DEFAULT_KEY!r})")
-    parser.add_argument("--assignment-id", type=_assignment_id, action="append", default=[],
+    parser.add_argument("--assignment-id", type=parse_assignment_id, action="append", default=[],
                         help="an assignment's id in Canvas, NAME=ID (repeatable)")
     args = parser.parse_args(argv)
     try:

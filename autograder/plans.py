@@ -22,6 +22,7 @@ import nbformat
 from attention_course.convert import decode, encode
 
 from . import REPO, SOLUTIONS
+from . import notebooks as nbio
 from .records import Cell, Job, JobResult, Limits
 from .slicing import needed_cells
 
@@ -133,6 +134,15 @@ def validate(source: nbformat.NotebookNode, plan: dict) -> None:
                 raise PlanError(f"{call['exercise']} is checked in {grade_id}, after an exercise that may call "
                                 "it: its stand-in would answer it")
             checked_after |= set(call["meta"]["uses"])
+
+
+def skippable_in(cells: list[Cell], plan: dict, released, learner_copy: Path) -> frozenset[int]:
+    """:func:`skippable`, given what learners got: the release's code cells and the learner copy's (it
+    adds the Colab cell)."""
+    given = {c.source for c in released.cells if c.cell_type == "code"}
+    if learner_copy.is_file():
+        given |= {c.source for c in nbio.read(learner_copy).cells if c.cell_type == "code"}
+    return skippable(cells, plan, given)
 
 
 def skippable(cells: list[Cell], plan: dict, given: set[str]) -> frozenset[int]:

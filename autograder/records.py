@@ -141,6 +141,7 @@ class Submission:
     assignment: str
     path: Path | None = None
     note: str = ""  # how it was found (a renamed file, a misplaced one)
+    rank: int = 0  # how sure intake is that it is this assignment's notebook: the lower, the surer
 
 
 @dataclass
@@ -157,6 +158,18 @@ class Result:
     needs_manual_grading: bool = False
     status: str = "graded"  # graded | tampered | missing | invalid | failed
     message: str = ""
+    # last, so that a Result built from positional fields keeps its meaning
+    manual_score: float = 0.0  # the written answers' points, as graded by hand in the formgrader
+    manual_max_score: float = 0.0
 
 
-CSV_COLUMNS = [f.name for f in fields(Result)]
+def _csv_columns() -> list[str]:
+    """grades.csv's columns: Result's fields, the written answers' points right after the checks'."""
+    names = [f.name for f in fields(Result)]
+    manual = ["manual_score", "manual_max_score"]
+    rest = [name for name in names if name not in manual]
+    at = rest.index("auto_max_score") + 1
+    return rest[:at] + manual + rest[at:]
+
+
+CSV_COLUMNS = _csv_columns()

@@ -160,7 +160,7 @@ def gather(out: Path, db_url: str | None = None, course: str | None = None) -> C
     data = ClassData(out, _read_results(out / "grades.csv"))
     gradebook = _gradebook_exists(db_url)
     if gradebook:
-        from .state import with_gradebook_scores
+        from .grades import with_gradebook_scores
 
         try:
             data.results = with_gradebook_scores(data.results, db_url, course)

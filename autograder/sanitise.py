@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from pathlib import Path
 
 import nbformat
 
@@ -142,7 +143,10 @@ def restored(nb: nbformat.NotebookNode, student: str, assignment: str, db_url: s
 
     with Gradebook(db_url, course_id) as gradebook:
         gradebook.update_or_create_student(student)
-        gradebook.update_or_create_submission(assignment, student)
+        # nbgrader builds the new submission's rows before adding them to the session; a query run
+        # meanwhile (a lazy load) would flush them half-made (SQLAlchemy's "not in session" warnings)
+        with gradebook.db.no_autoflush:
+            gradebook.update_or_create_submission(assignment, student)
     config = Config()
     config.OverwriteCells.add_missing_cells = True
     resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student,
@@ -151,3 +155,16 @@ def restored(nb: nbformat.NotebookNode, student: str, assignment: str, db_url: s
     for preprocessor in (ClearOutput, DeduplicateIds, OverwriteCells, CheckCellMetadata):
         nb, resources = preprocessor(config=config).preprocess(nb, resources)
     return nb
+
+
+def restored_or_why(nb: nbformat.NotebookNode, path: Path, student: str, assignment: str, db_url: str,
+                    course_id: str, catalogue) -> nbformat.NotebookNode | str:
+    """:func:`restored`, or the one line that says why nbgrader could not restore it (a notebook of
+    another assignment handed in under this one's name, told by its cells)."""
+    try:
+        return restored(nb, student, assignment, db_url, course_id)
+    except (KeyError, ValueError, TypeError, AttributeError) as error:
+        other = catalogue.by_cells(path)
+        if other not in (None, assignment):
+            return f"{path.name}: this is notebook {other}, not {assignment}"
+        return f"{path.name}: nbgrader could not read it ({type(error).__name__}: {error})"[:300]

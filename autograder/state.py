@@ -1,17 +1,20 @@
-"""The state stage: what a run leaves for the next one, and the class's marks.
+"""The state stage: what a run leaves for the next one.
 
 ``grading-state.jsonl`` gets one line per finished submission, at once (an interrupted run loses
 nothing): its fingerprint (:func:`fingerprint`: the submission's bytes, its source notebook, every
 file of the grader and of the learner package, the limits) and its result. A later run skips a
-submission whose fingerprint did not change. ``grades.csv`` is written from the gradebook after
-every run, for the whole class (also after a run narrowed to some students, or one that graded
-nothing new), so manual grades entered in the formgrader always reach it.
+submission whose fingerprint did not change. The file also names every (student, assignment) ever
+graded into the output folder, so that ``grades.csv`` can be written for the whole class from the
+gradebook after any run (:mod:`.grades`), however narrowed.
+
+:func:`exclusive` keeps two runs (grading, exporting marks, regenerating feedback) from writing to
+one output folder at the same time.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
+import fcntl
 import hashlib
 import json
 import os
@@ -21,7 +24,7 @@ from pathlib import Path
 import attention_course
 
 from . import SOLUTIONS
-from .records import CSV_COLUMNS, Result
+from .records import Result
 
 GRADER = Path(__file__).resolve().parent
 LEARNER = Path(attention_course.__file__).resolve().parent
@@ -41,18 +44,43 @@ def code_version() -> str:
     return _digest(*(str(p).encode() + b"\0" + p.read_bytes() for p in files))
 
 
+@contextlib.contextmanager
+def exclusive(out: Path):
+    """Only one run writes to an output folder at a time."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / ".grading.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SystemExit(f"another grading run is writing to {out}; wait for it to finish") from None
+        yield
+
+
+def recorded(out: Path) -> dict[tuple[str, str], dict]:
+    """{(student, assignment): its latest line of ``grading-state.jsonl``}; a damaged line is passed over."""
+    path = out / "grading-state.jsonl"
+    entries: dict[tuple[str, str], dict] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                entry = json.loads(line)
+                Result(**entry["result"])  # a line this version cannot read is passed over
+                entries[(entry["result"]["student"], entry["result"]["assignment"])] = entry
+    return entries
+
+
+def recorded_results(out: Path) -> list[Result]:
+    """The latest result of every (student, assignment) ever graded into ``out``."""
+    return [Result(**entry["result"]) for entry in recorded(out).values()]
+
+
 class State:
     def __init__(self, out: Path, settings: bytes):
         self.path = out / "grading-state.jsonl"
         self.feedback = out / "feedback"
         self.version = code_version().encode() + settings
         self.sources: dict[str, bytes] = {}
-        self.previous: dict[tuple[str, str], dict] = {}
-        if self.path.is_file():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                with contextlib.suppress(ValueError, KeyError, TypeError):
-                    entry = json.loads(line)
-                    self.previous[(entry["result"]["student"], entry["result"]["assignment"])] = entry
+        self.previous: dict[tuple[str, str], dict] = recorded(out)
 
     def fingerprint(self, data: bytes, assignment: str) -> str:
         """What a result depends on: the submission, its source notebook, the code and the limits."""
@@ -74,35 +102,12 @@ class State:
             os.fsync(handle.fileno())
         self.previous[(result.student, result.assignment)] = {"fingerprint": fingerprint, "result": asdict(result)}
 
+    def save_changed(self, results: list[Result]) -> None:
+        """Keep rows that ran nothing (missing, invalid, unchanged) where they differ from the last run's."""
+        for result in results:
+            if self.previous.get((result.student, result.assignment), {}).get("result") != asdict(result):
+                self.save("", result)
+
     def results(self) -> list[Result]:
         """The latest result of every (student, assignment) ever graded into this folder."""
         return [Result(**entry["result"]) for entry in self.previous.values()]
-
-
-def with_gradebook_scores(results: list[Result], db_url: str, course_id: str) -> list[Result]:
-    """The results with their scores read from the gradebook (auto and manual grades, as they stand)."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    with Gradebook(db_url, course_id) as gradebook:
-        for result in results:
-            if result.status in ("missing", "invalid", "failed"):
-                continue
-            try:
-                nb = gradebook.find_submission_notebook(result.assignment, result.assignment, result.student)
-            except MissingEntry:
-                continue
-            result.score, result.auto_score = float(nb.score), float(nb.code_score)
-            result.needs_manual_grading = bool(nb.needs_manual_grade)
-    return results
-
-
-def write_csv(results: list[Result], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for result in results:
-            row = asdict(result)
-            for key in ("score", "max_score", "auto_score", "auto_max_score"):
-                row[key] = f"{row[key]:g}"
-            writer.writerow(row)

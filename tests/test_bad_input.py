@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import NOTEBOOKS, SOLUTIONS, nbio, read_csv, tree_digest, write_submission
+from conftest import (
+    NOTEBOOKS,
+    SOLUTIONS,
+    failing_fast,
+    nbio,
+    read_csv,
+    tree_digest,
+    write_submission,
+)
 
-from autograder.course import course_id
+from autograder.course import assignments, course_id
 from autograder.grade import grade
+from autograder.intake import find_submissions, unpacked, validate
 
 pytestmark = pytest.mark.slow
 NAME = "01_attention_without_weights"
@@ -147,3 +157,101 @@ def test_zip_with_a_path_outside_the_archive_is_refused(tmp_path):
     with pytest.raises(ValueError, match="outside the archive"):
         grade(archive, tmp_path / "out", progress=False)
     assert not (tmp_path.parent / "escaped.ipynb").exists()
+
+
+# --- layouts: every notebook file and every student folder ends as a row or a line ----------------
+
+OTHER = "02_general_attention_numpy"
+
+
+def _misplaced_layout(root: Path) -> Path:
+    """A class in which every kind of misplaced file occurs once, next to one student in place."""
+    subs = root / "submissions"
+    write_submission(subs, "ada", NAME, _solved())
+    (subs / "dan").mkdir(parents=True)  # the notebook directly under the student's folder
+    (subs / "dan" / f"{NAME}.ipynb").write_text(nbio.dumps(_solved()), encoding="utf-8")
+    typo = subs / "eve" / "01_attention_without_weight"  # a misspelt assignment folder
+    typo.mkdir(parents=True)
+    (typo / f"{NAME}.ipynb").write_text(nbio.dumps(_solved()), encoding="utf-8")
+    (subs / "fay" / NAME).mkdir(parents=True)  # notebook 02 handed in under 01's folder
+    (subs / "fay" / NAME / f"{OTHER}.ipynb").write_text(nbio.dumps(nbio.read(NOTEBOOKS / f"{OTHER}.ipynb")),
+                                                        encoding="utf-8")
+    (subs / "gus").mkdir()  # a student folder without any notebook
+    (subs / "hal").mkdir()  # a notebook that is none of the course's
+    (subs / "hal" / "notes.ipynb").write_text(nbio.dumps(nbformat.v4.new_notebook()), encoding="utf-8")
+    return subs
+
+
+def test_every_notebook_file_and_student_folder_is_placed_or_reported(tmp_path):
+    found = find_submissions(_misplaced_layout(tmp_path), assignments())
+    assert found.students == {"ada", "dan", "eve", "fay", "gus", "hal"}
+    assert [s.note for s in found.submissions[("ada", NAME)]] == [""]
+    assert [s.note for s in found.submissions[("dan", NAME)]] == [
+        f"found at dan/{NAME}.ipynb, expected at dan/{NAME}/{NAME}.ipynb"]
+    assert [s.note for s in found.submissions[("eve", NAME)]] == [
+        f"found at eve/01_attention_without_weight/{NAME}.ipynb, expected at eve/{NAME}/{NAME}.ipynb"]
+    assert found.submissions[("fay", NAME)] == []
+    assert found.about[("fay", NAME)] == [f"fay/{NAME}/{OTHER}.ipynb is notebook {OTHER}, taken for that assignment"]
+    assert [s.path.name for s in found.submissions[("fay", OTHER)]] == [f"{OTHER}.ipynb"]
+    assert [line.split(":")[0] for line in found.lines] == ["hal/notes.ipynb"]
+    assert "not a notebook of this course (expected <student>/<assignment>/<assignment>.ipynb" in found.lines[0]
+
+
+def test_a_zip_is_searched_however_deep_the_class_sits(tmp_path):
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr(f"export/term-1/class/ada/{NAME}/{NAME}.ipynb", nbio.dumps(_solved()))
+        zipped.writestr(f"export/term-1/class/ben/{NAME}/{NAME}.ipynb", nbio.dumps(_solved()))
+        zipped.writestr("__MACOSX/export/._class", "")
+    with unpacked(archive) as folder:
+        found = find_submissions(folder, assignments())
+        assert found.root.name == "class"
+        assert sorted(found.submissions) == [("ada", NAME), ("ben", NAME)]
+
+
+@pytest.mark.parametrize("given", ["a folder", "a zip"])
+def test_a_run_that_finds_nothing_stops_with_the_layout_it_expects(tmp_path, given):
+    (tmp_path / "class" / "sam").mkdir(parents=True)
+    (tmp_path / "class" / "sam" / "answers.txt").write_text("my answers", encoding="utf-8")
+    submissions = tmp_path / "class"
+    if given == "a zip":
+        submissions = tmp_path / "class.zip"
+        with zipfile.ZipFile(submissions, "w") as zipped:
+            zipped.writestr("wrapper/sam/answers.txt", "my answers")
+    _, output = failing_fast(str(submissions), "--out", str(tmp_path / "out"), given="no notebook at all")
+    assert f"found no notebook to grade in {submissions}: expected <student>/<assignment>/<assignment>.ipynb" \
+        in output, output[-2000:]
+    assert "sam/: no notebook in this student's folder" in output, output[-2000:]
+
+
+def test_broken_json_is_told_in_plain_words(tmp_path):
+    path = tmp_path / "broken.ipynb"
+    path.write_text('{"cells": [{"source": "unterminated', encoding="utf-8")
+    assert validate(path) == "not valid notebook JSON (Unterminated string starting at line 1, column 23)"
+
+
+@pytest.fixture(scope="module")
+def misplaced_class(tmp_path_factory):
+    root = tmp_path_factory.mktemp("misplaced")
+    results = grade(_misplaced_layout(root), root / "out", progress=False)
+    return {(r.student, r.assignment): r for r in results}
+
+
+def test_misplaced_notebooks_are_graded_and_say_where_they_were(misplaced_class):
+    for student, where in (("dan", f"dan/{NAME}.ipynb"), ("eve", f"eve/01_attention_without_weight/{NAME}.ipynb")):
+        result = misplaced_class[(student, NAME)]
+        assert (result.status, result.auto_score) == ("graded", 10), result
+        assert f"found at {where}, expected at {student}/{NAME}/{NAME}.ipynb" in result.message
+
+
+def test_a_notebook_of_another_assignment_is_named_as_such(misplaced_class):
+    here, there = misplaced_class[("fay", NAME)], misplaced_class[("fay", OTHER)]
+    assert here.status == "missing" and f"fay/{NAME}/{OTHER}.ipynb is notebook {OTHER}" in here.message
+    assert there.status == "graded" and f"found at fay/{NAME}/{OTHER}.ipynb" in there.message
+
+
+def test_every_student_folder_gets_its_rows(misplaced_class):
+    students = {student for student, _ in misplaced_class}
+    assert students == {"ada", "dan", "eve", "fay", "gus", "hal"}
+    assert misplaced_class[("gus", NAME)].status == "missing"
+    assert "hal/notes.ipynb is not a notebook of this course" in misplaced_class[("hal", NAME)].message

@@ -9,7 +9,8 @@ every server program runs as that user. The server is stopped (``pg_ctl stop -m 
 the directory deleted at the end of the module.
 
 The sample class is graded into that database through the grader's command line, and every
-student's score is read back through nbgrader's own Gradebook API. A wrong URL must make the
+student's score is read back through nbgrader's own Gradebook API; a grade given by hand through
+that API reaches grades.csv, the Canvas import and the feedback page. A wrong URL must make the
 grader fail fast, naming the URL with its password masked.
 
 Without PostgreSQL the tests are skipped, unless the environment variable ``CI`` is set: then they
@@ -24,11 +25,12 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, failing_fast, grade_cli, read_csv
+from conftest import REPO, cli_env, failing_fast, grade_cli, read_csv
 
 from autograder.course import course_id
 
@@ -203,3 +205,32 @@ def test_wrong_db_url_fails_fast_with_the_password_masked(where, request, tmp_pa
     assert masked in output, output[-2000:]
     assert "secret" not in output, "the password was printed"
     assert not (out / "grades.csv").exists(), "nothing may be graded when the gradebook is unreachable"
+
+
+def test_manual_grade_round_trip_in_postgres(graded_into_postgres):
+    """A grade by hand, stored through nbgrader's API as the formgrader stores it, reaches grades.csv
+    and the Canvas import (``python -m autograder.grades csv --format canvas``, the gradebook found
+    from the course's configuration) and cleo's regenerated feedback page."""
+    from nbgrader.api import Gradebook
+
+    url, out = graded_into_postgres
+    name, written = "01_attention_without_weights", "explain_no_trainable_weights"
+    with Gradebook(url, COURSE_ID) as gradebook:
+        grade = gradebook.find_grade(written, name, name, "cleo")
+        grade.manual_score, grade.needs_manual_grade = 1, False
+        gradebook.find_comment(written, name, name, "cleo").manual_comment = "Part (b) names no capability."
+        gradebook.db.commit()
+    roster = out.parent / "roster.csv"
+    roster.write_text("Student,ID,SIS Login ID\nAda,1,ada\nBen,2,ben\nCleo,3,cleo\n", encoding="utf-8")
+    for argv in (["csv", "--format", "canvas", "--roster", str(roster)], ["feedback"]):
+        completed = subprocess.run([sys.executable, "-m", "autograder.grades", *argv, "--out", str(out)], cwd=REPO,
+                                   env=cli_env(), capture_output=True, text=True, timeout=300)
+        assert completed.returncode == 0, (completed.stdout + completed.stderr)[-3000:]
+    rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
+    assert set(rows) == {"ada", "ben", "cleo"}
+    assert (rows["cleo"]["score"], rows["cleo"]["manual_score"], rows["cleo"]["needs_manual_grading"]) == \
+        ("8", "1", "False")
+    page = (out / "feedback" / "cleo" / f"{name}.html").read_text(encoding="utf-8")
+    assert '<span class="total">8 / 12</span>' in page and "Part (b) names no capability." in page
+    canvas = {row["Student"]: row for row in read_csv(out / "canvas-grades.csv")}
+    assert (canvas["Cleo"][name], canvas["Ada"][name], canvas["Points Possible"][name]) == ("8", "10", "12"), canvas
