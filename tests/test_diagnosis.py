@@ -8,6 +8,7 @@ verdict: which mistake is named, or which symptom is described.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -762,3 +763,260 @@ def test_a_blocked_softmax_whose_sum_is_not_rescaled_is_named_and_a_two_pass_one
     _only_named(_failure("online_softmax", online_softmax, scores, 3), "online_sum_not_rescaled")
     checks.check("online_softmax", lambda s, block: ref.softmax(s), scores, 3)  # the text asks for blocks;
     assert "✓ online_softmax" in capsys.readouterr().out  # the tests judge results, so two passes pass
+
+
+# --- diagnosis that generalises: symptoms in the exercise's own quantities -----------------------
+# (each way of explaining a result that no catalogued mistake explains)
+
+
+def _softmax_rows(x, axis=-1):
+    exps = np.exp(x - x.max(axis=axis, keepdims=True))
+    return exps / exps.sum(axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
+    ("context_vector", lambda w, x: (w[:, None] * x).mean(axis=0), ["weights", (6, 3)],
+     ["1/the number of tokens", "average (mean)"]),
+    ("score_variance", lambda q, k: np.var(q @ k.T, ddof=1), [(3, 4), (5, 4)], ["n - 1", "ddof=1"]),
+    ("attention_entropy", lambda s: -(_softmax_rows(s) * np.log2(_softmax_rows(s))).sum(-1), [(3, 5)],
+     ["1/ln 2", "base 2"]),
+    ("attention_entropy", lambda s: (_softmax_rows(s) * np.log(_softmax_rows(s))).sum(-1), [(3, 5)],
+     ["(-1)", "opposite sign"]),
+    ("state_attention", lambda s, S, wq, wk, wv: (S.shape[0] * _softmax_rows((S @ wk) @ (s @ wq) / np.sqrt(wk.shape[1])))
+     @ (S @ wv), [(3,), (4, 3), (3, 2), (3, 2), (3, 5)], ["the number of states = 4", "a sum over states"]),
+], ids=["mean_of_tokens", "sample_variance", "log2", "sign", "sum_over_states"])
+def test_a_constant_factor_is_read_against_the_exercises_quantities(exercise, function, shapes, said):
+    inputs = [RNG.dirichlet(np.ones(6)) if s == "weights" else RNG.normal(size=s) for s in shapes]
+    message = _failure(exercise, function, *inputs)
+    assert all(words in message for words in said), message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_factor_that_matches_a_size_by_coincidence_is_not_read_as_that_size():
+    def context_vector(weights, inputs):  # always a sixth, whatever the number of tokens
+        return weights @ inputs / 6
+
+    message = _failure("context_vector", context_vector, RNG.dirichlet(np.ones(6)), RNG.normal(size=(6, 3)))
+    assert "0.1667 times the expected one" in message and "tokens" not in message, message
+
+
+def test_one_number_is_never_every_entry_nor_a_factor_without_a_formula():
+    def score_variance(queries, keys):  # the mean of each row's variance: no constant factor
+        return float(np.mean(np.var(queries @ keys.T, axis=-1)))
+
+    message = _failure("score_variance", score_variance, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
+    assert "every entry" not in message and "times the expected" not in message, message
+    assert "your result is" in message, message
+
+
+@pytest.mark.parametrize(("exercise", "function", "inputs", "said"), [
+    ("softmax_stable", lambda s: (lambda e: e / e.sum(-1))(torch_exp_minus(s, keepdim=False)), "torch_scores",
+     ["keepdim=True", "(2,)"]),
+    ("softmax_stable", lambda s: torch_exp_minus(s, values=False), "torch_scores", [".values"]),
+    ("project_qkv", lambda x, wq, wk, wv: (x * wq, x * wk, x * wv), [(4, 3), (3, 3), (3, 3), (3, 3)],
+     ["matrix product (@", "4 = tokens"]),
+    ("state_attention", lambda s, S, wq, wk, wv: (S @ wv) @ _softmax_rows((S @ wk) @ (s @ wq)),
+     [(3,), (4, 3), (3, 2), (3, 2), (3, 5)], ["4 (n_states)", "5 (d_v)", "transposed"]),
+    ("split_heads", "_three_axes", [(4, 6), 2], ["leading (batch) axes"]),
+    ("combine_heads", lambda x: x.transpose(0, 2, 1, 3).reshape(x.shape[0], x.shape[2], -1), [(2, 3, 4)],
+     ["leading (batch) axes"]),
+    ("masked_attention", "_boolean_index", [(3, 4), (3, 4), (3, 2), "row_mask"], ["np.where"]),
+], ids=["keepdim", "max_values", "elementwise", "product_order", "unpack", "transpose_axes", "boolean_index"])
+def test_a_librarys_error_is_translated_into_the_likely_slip_with_the_learners_shapes(exercise, function, inputs,
+                                                                                        said):
+    import torch
+
+    if inputs == "torch_scores":
+        inputs = [torch.tensor(RNG.normal(size=(2, 3)), dtype=torch.float32)]
+    else:
+        inputs = [np.tril(np.ones((1, 3), bool)) if s == "row_mask" else RNG.normal(size=s) if isinstance(s, tuple)
+                  else s for s in inputs]
+    if function == "_three_axes":
+        def function(inputs, n_heads):
+            batch, tokens, d_model = inputs.shape  # no batch axis in this check's input
+            return np.swapaxes(inputs.reshape(batch, tokens, n_heads, -1), -2, -3)
+    if function == "_boolean_index":
+        def function(queries, keys, values, mask):
+            scores = queries @ np.swapaxes(keys, -1, -2)
+            scores[~mask] = -np.inf  # a mask that only broadcasts cannot index
+            return _softmax_rows(scores) @ values
+    message = _failure(exercise, function, *inputs)
+    assert "raised" in message and all(words in message for words in said), message
+    assert _titles_in(message) == 0, message
+
+
+def torch_exp_minus(scores, keepdim=True, values=True):
+    """exp(scores - each row's maximum), with the maximum's axis dropped or its (values, indices) pair kept."""
+    import torch
+
+    top = scores.max(dim=-1, keepdim=keepdim)
+    return torch.exp(scores - (top.values if values else top))
+
+
+def test_a_reshape_into_the_wrong_width_names_the_sizes():
+    def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
+        tokens, d_model = inputs.shape
+        split = [(inputs @ w).reshape(tokens, n_heads, d_model // n_heads).transpose(1, 0, 2)  # d_model, not d_k
+                 for w in (w_query, w_key, w_value)]
+        weights = _softmax_rows(split[0] @ np.swapaxes(split[1], -1, -2) / np.sqrt(split[0].shape[-1]))
+        return (weights @ split[2]).transpose(1, 0, 2).reshape(tokens, -1) @ w_out
+
+    message = _failure("multi_head_attention", multi_head_attention, RNG.normal(size=(3, 4)),
+                       *RNG.normal(size=(3, 4, 3)), RNG.normal(size=(3, 5)), 1)
+    assert "cannot reshape" in message and "4 = d_model" in message and "needs 12" in message, message
+
+
+def test_nan_from_an_underflow_is_told_from_an_overflow():
+    import torch
+
+    def one_maximum_for_all_rows(scores):
+        exps = torch.exp(scores - scores.max())
+        return exps / exps.sum(dim=-1, keepdim=True)
+
+    scores = torch.tensor([[0.0, 1.0, 2.0], [-900.0, -901.0, -902.0]], dtype=torch.float32)
+    message = _failure("softmax_stable", one_maximum_for_all_rows, scores)
+    assert "0/0" in message and "underflow" in message and "each row's own" in message, message
+    assert "overflow" not in message.replace("underflow", ""), message
+
+
+def test_inf_is_told_as_an_overflow():
+    def attention_entropy(scores):  # exp() of a large score left in the weights' numerator
+        exps = np.exp(scores)
+        return -(exps / np.exp(scores - scores.max(-1, keepdims=True)).sum(-1, keepdims=True)
+                 * np.log(_softmax_rows(scores))).sum(-1)
+
+    with np.errstate(all="ignore"):
+        message = _failure("attention_entropy", attention_entropy, 800 + RNG.normal(size=(3, 5)))
+    assert "inf" in message and "overflow" in message, message
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
+    ("scores_for_query", lambda q, x: (x * q).sum(axis=0), [(3,), (6, 3)], ["over dim=0 (the tokens) where one over dim=1 (dim=-1) (d)"]),
+    ("context_vector", lambda w, x: w[:, None] * x, ["weights", (6, 3)], ["is the sum over the tokens (dim=0) missing?"]),
+    ("gradient_norms", lambda s: float(np.linalg.norm(s)), [(3, 4)], ["one value per query", "one per row"]),
+    ("padding_mask", lambda lengths, n: np.arange(n)[None, :] < lengths[:, None], ["lengths", 3],
+     ["axis of length 1", "(batch, 1, n_tokens)"]),
+    ("torch_attn_mask", lambda mask, h: np.repeat(~mask, h), ["mask", 4], ["flattened"]),
+    ("split_heads", lambda x, h: np.swapaxes(x.reshape(*x.shape[:-1], h, x.shape[-1] // h), 0, 1), [(2, 4, 6), 3],
+     ["leading (batch) axes must stay in front"]),
+    ("width_sweep", lambda q, k, w, p: np.stack([q[:, :v] @ k[:, :v].T / float(v) ** p for v in w], axis=-1),
+     [(3, 8), (4, 8), "widths", 0.5], ["(n_queries, n_keys, n_widths) where (n_widths, n_queries, n_keys)"]),
+], ids=["wrong_axis", "no_reduction", "one_per_row", "axis_of_one", "flattened", "batch_axis_moved", "stacked_last"])
+def test_a_result_of_the_wrong_shape_is_explained_with_the_exercises_axes(exercise, function, shapes, said):
+    values = {"weights": RNG.dirichlet(np.ones(6)), "lengths": np.array([2, 3]), "widths": np.array([2, 4, 8]),
+              "mask": np.tril(np.ones((2, 3, 3), bool))}
+    inputs = [values[s] if isinstance(s, str) else RNG.normal(size=s) if isinstance(s, tuple) else s for s in shapes]
+    message = _failure(exercise, function, *inputs)
+    assert all(words in message for words in said), message
+    assert _titles_in(message) == 0, message
+
+
+def test_what_the_inputs_a_function_is_right_on_have_in_common_is_said():
+    def batched_attention(queries, keys, values, scale=True):  # right only while d_k = d_v
+        scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(values.shape[-1])
+        return _softmax_rows(scores) @ values
+
+    message = _failure("batched_attention", batched_attention, *RNG.normal(size=(3, 2, 3, 4)))
+    assert "but wrong on other sizes" in message and "d_k = d_v" in message, message
+
+
+def test_the_options_a_check_called_the_function_with_are_said():
+    def batched_attention(queries, keys, values, scale=True):  # the flag ignored
+        return _softmax_rows(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])) @ values
+
+    message = _failure("batched_attention", batched_attention, *RNG.normal(size=(3, 2, 3, 4)), scale=False)
+    assert "called with scale=False" in message, message
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
+    ("softmax_jacobian", lambda s: np.diag(_softmax_rows(s)) - _softmax_rows(s) ** 2, [(4,)],
+     ["only the entries off the diagonal are wrong"]),
+    ("head_weights", "_last_head_unscaled", [(3, 4), (4, 4), (4, 4), 2], ["along axis 0 (heads), index 0 is right and 1 wrong"]),
+    ("scores_for_query", lambda q, x: (x @ q).softmax(dim=-1), [(3,), (6, 3)], ["softmax of the expected one"]),
+    ("width_sweep", lambda q, k, w, p: np.stack([q[:, :v] @ k[:, :v].T * float(v) ** p for v in w]),
+     [(3, 8), (4, 8), "widths", 0.5], ["its own multiple", "[2, 4, 8] to the power 1", "multiplication where a division"]),
+], ids=["off_diagonal", "one_head", "softmax_of_scores", "each_width_its_factor"])
+def test_which_part_of_a_result_is_right_or_what_function_of_it_is_said(exercise, function, shapes, said):
+    if function == "_last_head_unscaled":
+        def function(inputs, w_query, w_key, n_heads):
+            queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+            scale = np.array([np.sqrt(keys.shape[-1])] + [1.0] * (n_heads - 1))[:, None, None]
+            return _softmax_rows(queries @ np.swapaxes(keys, -1, -2) / scale)
+    inputs = [np.array([2, 4, 8]) if s == "widths" else RNG.normal(size=s) if isinstance(s, tuple) else s
+              for s in shapes]
+    message = _failure(exercise, function, *inputs)
+    assert all(words in message for words in said), message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_slice_off_by_a_factor_of_the_inputs_length_is_told_so():
+    # head_patterns has no contract: its sizes are read off the input's last axis (the tokens)
+    def head_patterns(weights):
+        n = weights.shape[-1]
+        previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n  # n where n - 1 belongs
+        special = (weights[..., :, 0] + weights[..., :, -1]).mean(axis=-1)
+        itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
+        return np.stack([previous, special, itself], axis=-1)
+
+    weights = _softmax_rows(RNG.normal(size=(2, 3, 5, 5)))
+    message = _failure("head_patterns", head_patterns, weights)
+    assert "index 0 is 0.8 times the expected one" in message and "n - 1" in message, message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_size_equal_to_a_width_on_every_wrong_input_is_not_named_as_that_size():
+    # sqrt(d_k) of the whole projection where each head's d_head belongs: with tokens = d_k in the check
+    # (kept equal on the probe of other sizes), dividing by sqrt(tokens) gives the same numbers
+    def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
+        queries, keys, values = (_split(inputs @ w, n_heads) for w in (w_query, w_key, w_value))
+        weights = _softmax_rows(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(w_query.shape[-1]))
+        return np.concatenate(list(weights @ values), axis=-1) @ w_out
+
+    message = _failure("multi_head_attention", multi_head_attention, RNG.normal(size=(3, 4)),
+                       *RNG.normal(size=(3, 4, 3)), RNG.normal(size=(3, 5)), 1)
+    assert CATALOGUE["scale_by_sqrt_tokens"].title not in message, message
+
+
+def test_weights_of_scores_scaled_by_another_size_are_told_which_size():
+    # each head's scores divided by sqrt of the whole projected width d_k, where its own d_head belongs
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = _split(inputs @ w_query, n_heads), _split(inputs @ w_key, n_heads)
+        return _softmax_rows(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(w_query.shape[-1]))
+
+    message = _failure("head_weights", head_weights, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 6)),
+                       RNG.normal(size=(4, 6)), 2)
+    assert "softmax of scores" in message and "sqrt(d_k) where sqrt(d_head) belongs" in message, message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_mask_of_the_opposite_convention_is_told_it_is_inverted(monkeypatch):
+    # an exercise whose mistakes the catalogue does not list (the course's masks list inversion)
+    monkeypatch.setitem(CONTRACTS, "_keep_mask", ("=n_tokens",))
+    monkeypatch.setitem(all_exercises(), "_keep_mask", Exercise(
+        "_keep_mask", reference=lambda n: np.tril(np.ones((n, n), dtype=bool)),
+        returns="a boolean array of shape (n_tokens, n_tokens)"))
+    message = _failure("_keep_mask", lambda n: np.triu(np.ones((n, n), dtype=bool), k=1), 4)
+    assert "every entry is the opposite of the expected one: True and False swapped" in message, message
+    assert _titles_in(message) == 0, message
+
+
+def test_a_result_one_position_off_is_told_the_index_is_off_by_one():
+    import torch
+
+    def scores_for_query(query, inputs):
+        return torch.stack([inputs[i - 1] @ query for i in range(len(inputs))])  # i - 1 for i
+
+    message = _failure("scores_for_query", scores_for_query, torch.tensor(RNG.normal(size=3)),
+                       torch.tensor(RNG.normal(size=(6, 3))))
+    assert "one position later along dim 0: an index off by one" in message and _titles_in(message) == 0, message
+
+
+def test_no_symptom_wording_carries_a_catalogued_title():
+    # a title in a symptom would name that mistake for anything showing the symptom
+    from pathlib import Path
+
+    import attention_course.verdict as verdict
+
+    code = "".join(path.read_text(encoding="utf-8") for path in Path(verdict.__file__).parent.glob("*.py"))
+    joined = re.sub(r'"\s*\n\s*f?"', "", code)  # the pieces of implicitly joined strings
+    assert not [m.id for m in CATALOGUE.values() if m.title in joined]

@@ -99,8 +99,8 @@ def test_wheel_holds_only_the_learner_package(wheel_target):
     wheel, _ = wheel_target
     names = zipfile.ZipFile(wheel).namelist()
     modules = {Path(n).stem for n in names if n.endswith(".py")}
-    assert {"__init__", "checks", "contracts", "convert", "data", "expected", "minilm", "mistakes", "plots",
-            "verdict"} <= modules, modules
+    assert {"__init__", "checks", "contracts", "convert", "data", "expected", "minilm", "mistakes", "plots"} <= modules, modules
+    assert "attention_course/verdict/__init__.py" in names and "attention_course/verdict/judging.py" in names, names
     assert not [n for n in names if n.startswith("autograder") or "reference" in n or "mutant" in n]
     data = [n for n in names if n.endswith((".json", ".xz"))]
     assert data and all(n.startswith("attention_course/expected/") for n in data)

@@ -23,8 +23,8 @@ _CATALOGUE = [
     Mistake(
         "softmax_wrong_axis",
         "softmax normalises over the wrong axis",
-        "Each query's weights (one row) must sum to 1. Normalise across the keys, the last axis, "
-        "not down the columns.",
+        "Each query's weights (one row) must sum to 1. Normalise over the keys, the last axis "
+        "(axis=-1; dim=-1 in PyTorch), not down the columns.",
     ),
     Mistake(
         "softmax_no_max_subtraction",
@@ -57,7 +57,8 @@ _CATALOGUE = [
         "scale_by_sqrt_d_model",
         "the scores are scaled by sqrt(d_model), the input width, instead of sqrt(d_k)",
         "Use the width of the keys (their last axis), not the width of an input: neither the "
-        "embeddings' d_model nor a decoder state's width.",
+        "embeddings' d_model nor a decoder state's width; with several heads, the width of one "
+        "head, d_head.",
     ),
     Mistake(
         "scale_by_sqrt_tokens",
@@ -100,7 +101,8 @@ _CATALOGUE = [
     Mistake(
         "returns_weights",
         "the function returns the attention weights instead of the context",
-        "After the softmax there is one more step: use the weights to combine the values.",
+        "After the softmax there is one more step: use the weights to combine the values (weights @ "
+        "values); the context vectors are these weighted sums.",
     ),
     Mistake(
         "returns_scores",
@@ -194,8 +196,9 @@ _CATALOGUE = [
     Mistake(
         "mixed_up_projections",
         "the query, key and value projections are mixed up",
-        "Queries come from W_Q, keys from W_K and values from W_V: each of the three has its own "
-        "matrix, and none may stand in for another (nor one for all three).",
+        "Queries come from W_Q (w_query), keys from W_K (w_key) and values from W_V (w_value): each "
+        "of the three has its own matrix, none may stand in for another (nor one for all three), and "
+        "they come back in the order the text gives them.",
     ),
     Mistake(
         "loop_leftover",
@@ -292,8 +295,8 @@ _CATALOGUE = [
     Mistake(
         "padding_mask_on_queries",
         "the padding mask hides queries instead of keys",
-        "No query may attend to a padding token, so padding is masked along the keys: shape "
-        "(batch, 1, n_tokens), which broadcasts over the queries.",
+        "No query may attend to a padding token, so padding is masked along the keys (the columns of "
+        "the scores): shape (batch, 1, n_tokens), which broadcasts over the queries.",
     ),
     Mistake(
         "mask_transposed",
@@ -342,7 +345,8 @@ _CATALOGUE = [
         "weights_not_transposed",
         "a PyTorch weight was used as stored, without transposing it",
         "torch.nn.Linear stores its weight as (out_features, in_features) and computes x @ W.T + b. "
-        "To multiply on the right (x @ w), transpose every one of the four weights, W_O included.",
+        "To multiply on the right (x @ w), transpose every one of the four weights, the output "
+        "projection W_O included.",
     ),
     Mistake(
         "position_embeddings_missing",
@@ -478,7 +482,8 @@ _CATALOGUE = [
         "rope_halves_instead_of_pairs",
         "feature i was paired with feature i + d/2 instead of its neighbour",
         "This exercise follows the RoFormer paper: pair i is the features 2i and 2i+1, next to "
-        "each other (x[..., 0::2] and x[..., 1::2]).",
+        "each other (x[..., 0::2] and x[..., 1::2]); rotate_half, from other RoPE code, pairs the "
+        "two halves instead.",
     ),
     Mistake(
         "rope_ignores_positions",
