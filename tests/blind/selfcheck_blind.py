@@ -1,6 +1,6 @@
-"""Self-check of the blind case set tests/blind/blind1 (written without seeing the grader).
+"""Self-check of a blind case set tests/blind/<set> (written without seeing the grader).
 
-For each learner notebook notebooks/NN_*.ipynb and its case file tests/blind/blind1/NN_*.py:
+For each learner notebook notebooks/NN_*.ipynb and its case file tests/blind/<set>/NN_*.py:
 
 1. the first VARIANT of every exercise goes into the exercise's solution cell and the whole notebook runs
    (nbclient, kernel ``python3``, in a temporary directory); every visible test cell must pass;
@@ -9,6 +9,7 @@ For each learner notebook notebooks/NN_*.ipynb and its case file tests/blind/bli
    is put back;
 3. each mistake is also called next to the first variant on random inputs of the shapes the exercise
    allows, and it must differ somewhere (other values, shape or dtype, an exception, or a changed input).
+   An exercise whose cell defines several functions (notebook 09) compares each of them (COMPARED).
 
 The outputs of the test cells are never printed, logged or read: only the presence of an error output is
 looked at, and the outputs are dropped at once. The kernel's own stdout and stderr go to /dev/null.
@@ -17,8 +18,9 @@ A variant must PASS; a mistake must FAIL the visible check or differ on random i
 
 Run it with the course's virtual environment, from any directory:
 
-    /work/main/.venv/bin/python tests/blind/selfcheck_blind.py            # every notebook
+    /work/main/.venv/bin/python tests/blind/selfcheck_blind.py            # set blind1, every notebook
     /work/main/.venv/bin/python tests/blind/selfcheck_blind.py 02 05      # some notebooks
+    /work/main/.venv/bin/python tests/blind/selfcheck_blind.py --set blind2 09   # another set
 
 The exit status is 0 when every case behaves as required.
 """
@@ -41,10 +43,31 @@ from nbclient.exceptions import DeadKernelError
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 NOTEBOOKS = REPO / "notebooks"
-CASES = HERE / "blind1"
+CASES = HERE / "blind1"  # replaced by --set
 
-# Names a case's source (re)defines, besides the function named like the exercise's grade_id.
-EXTRA_NAMES = {"mhsa_forward": ["MultiHeadSelfAttention"]}
+# Names a case's source defines: by default the function named like the exercise's grade_id. An exercise
+# whose cell defines several functions or classes lists them all; each must be defined after the case runs.
+NAMES = {
+    "mhsa_forward": ["mhsa_forward", "MultiHeadSelfAttention"],
+    # notebook 09
+    "encode": ["encode", "decode"],
+    "block_helpers": ["layer_norm", "causal_attention"],
+    "block_forward": ["block_forward", "CausalSelfAttention", "Block"],
+    "count_parameters": ["count_parameters", "GPT"],
+    "generate": ["generate", "next_token_probabilities"],
+}
+
+# The functions of an exercise compared on random inputs in step 3 (each with the generator of its name in
+# GENERATORS); by default the function named like the grade_id. A mistake differs when any of them differs.
+COMPARED = {
+    "encode": ["encode", "decode"],
+    "block_helpers": ["layer_norm", "causal_attention"],
+    "generate": ["next_token_probabilities", "generate"],
+}
+
+
+def names_of(gid: str) -> list[str]:
+    return NAMES.get(gid, [gid])
 
 # Kernel-side helpers for step 3. Only this code's own prints are read ("BLINDCHECK ...").
 HELPERS = r'''
@@ -67,9 +90,13 @@ def _bc_to_np(r):
 
 
 def _bc_same(a, b):
+    if isinstance(a, str) or isinstance(b, str):
+        return type(a) is type(b) and a == b
     a, b = _bc_to_np(a), _bc_to_np(b)
     if isinstance(a, list) or isinstance(b, list):
         return False
+    if a.dtype.kind in "USO" or b.dtype.kind in "USO":
+        return a.shape == b.shape and a.dtype == b.dtype and bool((a == b).all())
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
     if a.dtype == bool or a.dtype.kind in "iu":
@@ -86,7 +113,8 @@ def _bc_define(src, name):
 
 def _bc_differs(mistake_src, variant_src, name, arg_sets):
     """True when the mistake differs from the variant on some argument set (value, shape, dtype, exception,
-    or a changed argument)."""
+    or a changed argument). An argument set on which the variant raises counts only when the mistake does not
+    raise there (an input the exercise says to refuse, such as notebook 09's too long prompt)."""
     f_mistake, f_variant = _bc_define(mistake_src, name), _bc_define(variant_src, name)
     usable = 0
     for args in arg_sets:
@@ -94,7 +122,11 @@ def _bc_differs(mistake_src, variant_src, name, arg_sets):
         try:
             expected = f_variant(*variant_args)
         except Exception:
-            continue
+            try:
+                f_mistake(*_bc_copy.deepcopy(args))
+            except Exception:
+                continue
+            return True
         usable += 1
         mistake_args = _bc_copy.deepcopy(args)
         try:
@@ -318,6 +350,88 @@ _bc_args = [(_bc_rng.dirichlet(_bc_np.ones(5), size=(3, 2, 5)),), (_bc_rng.diric
             (_bc_rng.dirichlet(_bc_np.ones(6) * 0.3, size=(2, 6)),),
             (_bc_np.eye(4, k=-1) + _bc_np.diag([1.0, 0.0, 0.0, 0.0]),)]
 ''',
+    # 09 (PyTorch)
+    "encode": '''
+_chars = list("abcdefghijXYZ .,;\\n")
+_bc_args = []
+for _n in (5, 12, 1, 30):
+    _vocab = "".join(_chars[_i] for _i in _bc_rng.permutation(len(_chars)))
+    _bc_args.append(("".join(_vocab[_i] for _i in _bc_rng.integers(0, len(_vocab) - 3, _n)), _vocab))
+''',
+    "decode": '''
+_chars = list("abcdefghijXYZ .,;\\n")
+_bc_args = []
+for _n in (5, 12, 1, 30):
+    _vocab = "".join(_chars[_i] for _i in _bc_rng.permutation(len(_chars)))
+    _bc_args.append((torch.from_numpy(_bc_rng.integers(0, len(_vocab), _n)), _vocab))
+''',
+    "layer_norm": '''
+_f = lambda *s: torch.from_numpy((_bc_rng.normal(size=s) * 3 + 1).astype(_bc_np.float32))
+_d = lambda *s: torch.from_numpy(_bc_rng.normal(size=s) * 2 - 1)
+_bc_args = [(_f(2, 3, 8), 1 + 0.3 * _f(8), 0.2 * _f(8)), (_d(4, 6), 1 + 0.3 * _d(6), 0.2 * _d(6)),
+            (_f(5, 16), torch.ones(16), torch.zeros(16)), (torch.tensor([[5.0, 5.0, 5.0, 5.0], [1.0, 2.0, 3.0, 6.0]]),
+            torch.ones(4), torch.zeros(4))]
+''',
+    "causal_attention": '''
+_f = lambda *s: torch.from_numpy(_bc_rng.normal(size=s).astype(_bc_np.float32))
+_d = lambda *s: torch.from_numpy(_bc_rng.normal(size=s))
+_bc_args = [(_f(1, 2, 4, 4), _f(1, 2, 4, 4), _f(1, 2, 4, 4)), (_f(1, 2, 2, 4), _f(1, 2, 4, 4), _f(1, 2, 4, 4)),
+            (_d(1, 3), _d(5, 3), _d(5, 2)), (_d(2, 3, 4), _d(2, 6, 4), _d(2, 6, 5)), (_f(2, 2, 1, 8), _f(2, 2, 7, 8), _f(2, 2, 7, 3))]
+''',
+    "block_forward": '''
+def _block_args(d, heads, dtype):
+    c = lambda a: a.astype(dtype)
+    return (c(_bc_rng.normal(size=(2, 5, d))), c(_bc_rng.normal(size=(4, d, d)) / _bc_np.sqrt(d)),
+            c(_bc_rng.normal(size=(d, 4 * d)) / _bc_np.sqrt(d)), c(0.3 * _bc_rng.normal(size=4 * d)),
+            c(_bc_rng.normal(size=(4 * d, d)) / _bc_np.sqrt(4 * d)), c(0.3 * _bc_rng.normal(size=d)),
+            c(_bc_np.array([1.0, 0.0])[:, None] + 0.2 * _bc_rng.normal(size=(2, 2, d))), heads)
+_bc_args = [tuple(torch.from_numpy(a) if isinstance(a, _bc_np.ndarray) else a for a in _block_args(8, 2, _bc_np.float32)),
+            tuple(torch.from_numpy(a) if isinstance(a, _bc_np.ndarray) else a for a in _block_args(12, 3, _bc_np.float64)),
+            tuple(torch.from_numpy(a) if isinstance(a, _bc_np.ndarray) else a for a in _block_args(8, 1, _bc_np.float32))]
+''',
+    "count_parameters": '''
+_bc_args = [(75, 128, 64, 2), (10, 8, 4, 1), (50, 16, 8, 3), (7, 5, 12, 4)]
+''',
+    "causal_lm_loss": '''
+_f = lambda *s: torch.from_numpy(_bc_rng.normal(size=s).astype(_bc_np.float32))
+_t = lambda high, *s: torch.from_numpy(_bc_rng.integers(0, high, size=s))
+_bc_args = [(_f(2, 4, 6), _t(6, 2, 4)), (_f(1, 3, 5) * 1000, _t(5, 1, 3)), (_f(3, 2, 9), _t(9, 3, 2)),
+            (torch.log(torch.tensor([[[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]])), torch.tensor([[0, 1]]))]
+''',
+    "next_token_probabilities": '''
+_f = lambda *s: torch.from_numpy(_bc_rng.normal(size=s).astype(_bc_np.float32))
+_bc_args = [(_f(3, 7), 1.5, 3), (_f(3, 7), 1.0, None), (_f(2, 5), 0.5, 1), (_f(1, 4), 2.0, 4),
+            (torch.tensor([[2.0, 1.0, 0.0, -1.0]]), 0.5, 2)]
+''',
+    "generate": '''
+_stand_in = [torch.from_numpy(_bc_rng.normal(size=(6, 4))), torch.from_numpy(_bc_rng.normal(size=(16, 4))),
+             torch.from_numpy(_bc_rng.normal(size=(4, 6)) * 3)]
+_model = lambda steps: StandInModel(*_stand_in, max_calls=steps + 1)
+_bc_args = [(_model(5), torch.tensor([[1, 4, 2]]), 5, 0.0, None), (_model(4), torch.tensor([[0, 5], [3, 3]]), 4, 1.0, 1),
+            (_model(15), torch.tensor([[2]]), 15, 0.0, None), (_model(6), torch.tensor([[3, 1, 4, 1], [5, 0, 2, 6 % 6]]), 6, 0.0, None),
+            (_model(15), torch.tensor([[1, 2]]), 15, 0.0, None)]
+''',
+    # 10 (NumPy)
+    "online_softmax": '''
+_n = lambda *s: _bc_rng.normal(size=s)
+_bc_args = [(_n(6), 4), (_n(3, 8) * 5, 3), (_bc_np.array([[1e4, -1e4, 0.0, 5e3, -5e3], [-3.0, 7.0, 1e4, 2.0, 1e4]]), 2),
+            (_n(2, 3, 7), 10), (_n(5).astype(_bc_np.float32), 1), (_n(4, 9) * 50, 4),
+            (_bc_np.array([[0.0, 1.0, 2.0, 10.0, 11.0, 12.0, 20.0, 21.0]]), 3)]
+''',
+    "blocked_attention": '''
+_n = lambda *s: _bc_rng.normal(size=s)
+_f = lambda *s: _bc_rng.normal(size=s).astype(_bc_np.float32)
+_bc_args = [(_n(9, 4), _n(9, 4), _n(9, 3), 4, True), (_n(7, 4), _n(10, 4), _n(10, 3), 4, False),
+            (_n(2, 6, 4), _n(2, 6, 4), _n(2, 6, 5), 4, True), (_f(3, 5, 8) * 30, _f(3, 5, 8) * 30, _f(3, 5, 2), 2, True),
+            (_n(6, 4) * 100, _n(6, 4) * 100, _n(6, 3), 5, False), (_n(4, 3), _n(4, 3), _n(4, 3), 10, True),
+            (_n(2, 2, 5, 4), _n(2, 2, 5, 4), _n(2, 2, 5, 2), 3, False)]
+''',
+    "grouped_query_attention": '''
+_n = lambda *s: _bc_rng.normal(size=s)
+_bc_args = [(_n(6, 5, 4), _n(2, 5, 4), _n(2, 5, 3)), (_n(2, 4, 3, 4), _n(2, 2, 5, 4), _n(2, 2, 5, 4)),
+            (_n(3, 4, 2), _n(3, 4, 2), _n(3, 4, 2)), (_n(4, 3, 4), _n(1, 3, 4), _n(1, 3, 2)),
+            (_n(2, 8, 3, 4), _n(2, 2, 4, 4), _n(2, 2, 4, 6))]
+''',
 }
 
 
@@ -404,7 +518,7 @@ def check_notebook(notebook: Path, case_file: Path) -> tuple[list[str], dict]:
             nb.cells[solution].source = first_variant[gid].strip("\n") + "\n"
 
     saved_path = os.environ.pop("PYTHONPATH", None)
-    with tempfile.TemporaryDirectory(prefix="blind1_") as workdir:
+    with tempfile.TemporaryDirectory(prefix="blindcheck_") as workdir:
         kernel = Kernel(nb, workdir)
         started = time.perf_counter()
         with kernel.client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
@@ -426,7 +540,7 @@ def check_notebook(notebook: Path, case_file: Path) -> tuple[list[str], dict]:
 
             # 2. and 3. every case
             for gid, (solution, tests) in found.items():
-                names = [gid] + EXTRA_NAMES.get(gid, [])
+                names = names_of(gid)
                 restore = first_variant.get(gid)
                 cases = [("variant", tag, None, src) for tag, src in variants.get(gid, {}).items()]
                 cases += [("mistake", tag, keys, src) for tag, (keys, src) in mistakes.get(gid, {}).items()]
@@ -435,7 +549,7 @@ def check_notebook(notebook: Path, case_file: Path) -> tuple[list[str], dict]:
                     kernel.run_own("".join(f"globals().pop({n!r}, None)\n" for n in names))
                     defined = not kernel.run(src, solution)
                     if defined:
-                        _, text = kernel.run_own(f"print('DEFINED', {gid!r} in globals())")
+                        _, text = kernel.run_own(f"print('DEFINED', all(n in globals() for n in {names!r}))")
                         defined = "DEFINED True" in text
                     passed = defined and not any(kernel.run_cell(index) for index in tests)
                     verdict = "PASS" if passed else "FAIL"
@@ -448,13 +562,18 @@ def check_notebook(notebook: Path, case_file: Path) -> tuple[list[str], dict]:
                         counts["mistakes_failing_visible"] += not passed
                         differs = None
                         if defined and restore is not None:
-                            code = ("_bc_rng = _bc_np.random.default_rng(20240601)\n" + GENERATORS[gid]
-                                    + f"\nprint('BLINDCHECK', _bc_differs({src!r}, {restore!r}, {gid!r}, _bc_args))")
-                            error, text = kernel.run_own(code)
-                            if error or "BLINDCHECK" not in text:
-                                problems.append(f"{gid}/{tag}: the random-input comparison could not run")
-                            else:
-                                differs = "BLINDCHECK True" in text
+                            differs = False
+                            for function in COMPARED.get(gid, [gid]):
+                                code = ("_bc_rng = _bc_np.random.default_rng(20240601)\n" + GENERATORS[function]
+                                        + f"\nprint('BLINDCHECK', _bc_differs({src!r}, {restore!r}, {function!r}, _bc_args))")
+                                error, text = kernel.run_own(code)
+                                if error or "BLINDCHECK" not in text:
+                                    problems.append(f"{gid}/{tag}: the random-input comparison of {function} could not run")
+                                    differs = None
+                                    break
+                                if "BLINDCHECK True" in text:
+                                    differs = True
+                                    break
                         counts["mistakes_differing"] += bool(differs)
                         ok = defined and (not passed or bool(differs))
                         line = (f"    {gid:27} mistake {tag:30} {verdict}  "
@@ -474,7 +593,10 @@ def check_notebook(notebook: Path, case_file: Path) -> tuple[list[str], dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help="notebook numbers, e.g. 01 07 (default: all)")
+    parser.add_argument("--set", default="blind1", help="the case set's folder under tests/blind (default: blind1)")
     args = parser.parse_args()
+    global CASES
+    CASES = HERE / args.set
     case_files = sorted(CASES.glob("[0-9][0-9]_*.py"))
     if args.notebooks:
         case_files = [f for f in case_files if f.name[:2] in args.notebooks]
@@ -483,6 +605,10 @@ def main() -> int:
     for case_file in case_files:
         notebook = NOTEBOOKS / (case_file.stem + ".ipynb")
         print(f"{notebook.name}", flush=True)
+        if not notebook.exists():
+            print("  SKIPPED: this checkout has no such notebook yet", flush=True)
+            all_problems.append(f"{case_file.stem}: not checked (no notebook {notebook.name})")
+            continue
         try:
             problems, counts = check_notebook(notebook, case_file)
         except DeadKernelError:  # a shared machine may kill a kernel: try the notebook once more
