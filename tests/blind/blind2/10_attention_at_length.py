@@ -164,7 +164,7 @@ def blocked_attention(queries, keys, values, block, causal=False):
         "not_scaled": (["sqrt", "scale", "d_k"], '''
 def blocked_attention(queries, keys, values, block, causal=False):
     dtype = np.result_type(queries, keys, values)
-        n_queries, n_keys = queries.shape[-2], keys.shape[-2]
+    n_queries, n_keys = queries.shape[-2], keys.shape[-2]
     lead = np.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])
     running_max = np.full(lead + (n_queries, 1), -np.inf, dtype=dtype)
     running_sum = np.zeros(lead + (n_queries, 1), dtype=dtype)
