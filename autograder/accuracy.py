@@ -21,7 +21,7 @@ Twelve sets of cases, reported separately:
 - the *second fresh* set, ``tests/cases/fresh2/<notebook>*.py``: written the same way, after the
   fresh set had been used to tune the diagnosis (so the fresh set's later figures are biased), by
   someone who read neither the key nor the earlier sets' cases; its first measurement is the
-  unbiased figure of issue 11 (see its README);
+  unbiased figure of that round of measurement (see its README);
 - the *third fresh* set, ``tests/cases/fresh3/<notebook>*.py``: written the same way, after the
   second had been used to tune the diagnosis, for every graded exercise of the second edition
   (see its README);
@@ -86,7 +86,7 @@ BLIND = REPO / "tests" / "blind"
 # the fresh sets, in the order they were written: a new one is registered here only
 FRESH_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
 # the blind sets: written from the learner notebooks alone, each mistake keyed in plain words
-BLIND_SETS = ("blind1",)
+BLIND_SETS = ("blind1", "blind2")
 SETS = {"design": CASES, "heldout": CASES / "heldout", **{name: CASES / name for name in FRESH_SETS},
         **{name: BLIND / name for name in BLIND_SETS}}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged

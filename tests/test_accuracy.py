@@ -50,7 +50,7 @@ MEASURED_CASES = [(name, case_set) for case_set in MEASURED_SETS for name in ASS
 HELD_OUT_REQUIRED = [name for name in ASSIGNMENTS if name[:2] <= "06" and not name.startswith("03")]
 
 
-# The fresh set was written for issue 11's second measurement; notebook 03 was being rewritten then.
+# The fresh set was written for the second round of measurement; notebook 03 was being rewritten then.
 # The fresh sets were written for notebooks 01-08; notebook 09 came later and has only design cases
 # so far (its fresh set must be written, without the key, before anyone tunes on it).
 FRESH_REQUIRED = [name for name in ASSIGNMENTS if not name.startswith("03") and name[:2] <= "08"]
