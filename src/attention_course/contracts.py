@@ -84,11 +84,6 @@ MULTIPLES: dict[str, str] = {"n_heads": "n_kv_heads"}
 # mismatch the same two sizes everywhere else (four fresh sets' PyTorch cases in notebook 01).
 SQUARE: dict[str, tuple[str, ...]] = {"self_attention_no_weights": ("tokens", "d")}
 
-# Exercises that compare with a library computing in float32 (PyTorch, Keras): two float32
-# computations differ by about the tolerance on arbitrary values, so they are judged on the inputs
-# their notebook chose, and their mistakes are told by the NumPy exercise they mirror.
-NO_EVIDENCE: set[str] = set()  # none since notebook 06's comparison became ungraded
-
 _SCALARS = ("int", "float", "heads")
 # Sizes for the "other sizes" probe: all different from each other and from the check's own.
 _SIZES = (5, 3, 4, 2, 6, 7, 8, 9)
@@ -227,7 +222,7 @@ _MAKERS = {"%": _key_mask, "#": _positions}
 def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
     contract = CONTRACTS.get(exercise)
-    if contract is None or exercise in NO_EVIDENCE or violations(exercise, inputs):
+    if contract is None or violations(exercise, inputs):
         return []
     probes = []
     specs = list(zip(contract, inputs, strict=True))
