@@ -144,15 +144,7 @@ def export_marks(out: Path, shown: Path, db_url: str, args: argparse.Namespace) 
              + FORMGRADER_COMMAND.format(out=shown) if pending else ""))
     if args.format != "canvas":
         return 0
-    try:
-        target, problems = lms.export_canvas(out, args.roster, db_url, args.key, dict(args.assignment_id))
-    except (lms.RosterError, FileNotFoundError, UnicodeDecodeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(problem)
-    print(f"wrote {target} ({len(problems)} problem(s) above)" if problems else f"wrote {target}")
-    return 0
+    return lms.print_canvas_export(out, args.roster, db_url, args.key, dict(args.assignment_id))
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

@@ -206,6 +206,19 @@ def export_canvas(out: Path, roster_path: Path, db_url: str | None = None, key: 
     return target, problems
 
 
+def print_canvas_export(out: Path, roster: Path, db_url: str | None, key: str, assignment_ids: dict) -> int:
+    """:func:`export_canvas`, its roster problems printed line by line; the command's exit status."""
+    try:
+        target, problems = export_canvas(out, roster, db_url, key, assignment_ids)
+    except (RosterError, FileNotFoundError, UnicodeDecodeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem)
+    print(f"wrote {target} ({len(problems)} problem(s) above)" if problems else f"wrote {target}")
+    return 0
+
+
 def parse_assignment_id(text: str) -> tuple[str, str]:
     name, _, number = text.partition("=")
     if not name or not number.strip().isdigit():
@@ -224,15 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--assignment-id", type=parse_assignment_id, action="append", default=[],
                         help="an assignment's id in Canvas, NAME=ID (repeatable)")
     args = parser.parse_args(argv)
-    try:
-        target, problems = export_canvas(args.out, args.roster, args.db, args.key, dict(args.assignment_id))
-    except (RosterError, FileNotFoundError, UnicodeDecodeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(problem)
-    print(f"wrote {target} ({len(problems)} problem(s) above)" if problems else f"wrote {target}")
-    return 0
+    return print_canvas_export(args.out, args.roster, args.db, args.key, dict(args.assignment_id))
 
 
 if __name__ == "__main__":

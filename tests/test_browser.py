@@ -145,32 +145,7 @@ def lab(tmp_path, artifacts, request):
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ])  # tasks.py adds --allow-root itself when run as root (CI runs as root in a container)
     env.update(lab_env)  # the learners' Jupyter configuration (tasks.lab_environment)
-    log_path = artifacts / "jupyterlab.log"
-    log = open(log_path, "w", encoding="utf-8")  # closed by the finalizer
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-
-    def stop() -> None:
-        _stop_tree(process, base, token)
-        log.close()
-
-    request.addfinalizer(stop)
-
-    deadline = time.monotonic() + SERVER_START_S
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {process.returncode} before serving:\n"
-                        f"{_log_tail(log_path)}", pytrace=False)
-        try:
-            if _http(f"{base}/api/status", token) == 200:
-                break
-        except (OSError, urllib.error.URLError):
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"JupyterLab did not answer on {base} within {SERVER_START_S} s:\n"
-                        f"{_log_tail(log_path)}", pytrace=False)
-        time.sleep(0.5)
+    _, base = start_jupyter(command, env, artifacts / "jupyterlab.log", port, token, request, "JupyterLab")
     # nbgrader's instructor pages are not served to learners; Validate's handler is.
     for instructor_page in ("formgrader", "formgraders", "courses"):
         try:
@@ -210,6 +185,36 @@ def _lab_command(root: Path, extra: list[str]) -> tuple[list[str], dict[str, str
     lab_env = environments[0]
     assert str(tasks.LEARNER_JUPYTER_CONFIG) in lab_env.get("JUPYTER_CONFIG_PATH", ""), lab_env
     return command, lab_env
+
+
+def start_jupyter(command: list[str], env: dict, log_path: Path, port: int, token: str, request,
+                  what: str) -> tuple[subprocess.Popen, str]:
+    """Start a Jupyter server command, its output in ``log_path``; wait until it answers on ``port``;
+    stop its whole tree when the test ends. Returns the process and its base URL."""
+    log = open(log_path, "w", encoding="utf-8")  # closed by the finalizer
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+
+    def stop() -> None:
+        _stop_tree(process, base, token)
+        log.close()
+
+    request.addfinalizer(stop)
+    deadline = time.monotonic() + SERVER_START_S
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"{what} exited with {process.returncode} before serving:\n{_log_tail(log_path)}",
+                        pytrace=False)
+        try:
+            if _http(f"{base}/api/status", token) == 200:
+                return process, base
+        except (OSError, urllib.error.URLError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not answer on {base} within {SERVER_START_S} s:\n{_log_tail(log_path)}",
+                        pytrace=False)
+        time.sleep(0.5)
 
 
 def _stop_tree(process: subprocess.Popen, base: str, token: str) -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, cli_env, read_csv
-from test_browser import CHROMIUM_ARGS, _http, _log_tail, _stop_tree, chromium  # noqa: F401 (a fixture)
+from test_browser import CHROMIUM_ARGS, _http, _log_tail, _stop_tree, chromium, start_jupyter  # noqa: F401 (a fixture)
 
 import tasks
 from autograder.course import course_id
@@ -44,7 +44,6 @@ WRITTEN = "explain_no_trainable_weights"
 COURSE_ID = course_id()
 COMMENT = "Part (a) is right: $x^{(i)}$'s score grows with its length. Part (b) names no capability of trained projections."
 ARTIFACTS = REPO / "artifacts" / "instructor"
-SERVER_START_S = 180
 STEP_S = 90
 
 
@@ -208,29 +207,7 @@ def formgrader(graded_samples, tmp_path, request):
                             f"--IdentityProvider.token={token}",
                             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
     log_path = ARTIFACTS / "formgrader.log"
-    log = open(log_path, "w", encoding="utf-8")  # closed by the finalizer
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-
-    def stop() -> None:
-        _stop_tree(process, base, token)
-        log.close()
-
-    request.addfinalizer(stop)
-    deadline = time.monotonic() + SERVER_START_S
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"the formgrader exited with {process.returncode}:\n{_log_tail(log_path)}", pytrace=False)
-        try:
-            if _http(f"{base}/api/status", token) == 200:
-                break
-        except (OSError, urllib.error.URLError):
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"the formgrader did not answer within {SERVER_START_S} s:\n{_log_tail(log_path)}",
-                        pytrace=False)
-        time.sleep(0.5)
+    process, base = start_jupyter(command, env, log_path, port, token, request, "the formgrader")
     yield base, token, out, process, log_path
 
 
