@@ -125,3 +125,35 @@ def test_the_grader_spends_a_bounded_time_on_a_jobs_stand_ins():
             attempt.standin(request, asked)
     with pytest.raises(ProtocolError, match="does not use"):
         attempt.standin(request, dict(asked, name="context_vector"))
+
+
+def test_a_checkout_under_tmp_is_seen_in_the_view_and_the_rest_of_tmp_is_not(tmp_path):
+    """A clone or a virtual environment under /tmp (where CI may put it) stays importable in the sandbox,
+    whose own /tmp is otherwise empty."""
+    if isolate.available() is not None:
+        pytest.fail(isolate.available())
+    allowed, hidden = Path("/tmp") / f"view-test-{os.getpid()}", Path("/tmp") / f"view-hidden-{os.getpid()}"
+    for folder in (allowed, hidden):
+        folder.mkdir()
+        (folder / "seen.txt").write_text("here")
+    try:
+        view = isolate.View.here([str(allowed)], uid=61002)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                isolate.enter_namespaces(view)
+                inner = os.fork()  # PID 1 of the new namespaces, as the zygote's sandboxes are
+                if inner == 0:
+                    isolate.enter_view(view)
+                    ok = ((allowed / "seen.txt").read_text() == "here" and not hidden.exists()
+                          and os.listdir("/tmp") == [allowed.name])
+                    os._exit(0 if ok else 3)
+                os._exit(os.waitstatus_to_exitcode(os.waitpid(inner, 0)[1]))
+            except BaseException:  # noqa: BLE001 (the child's failure is its exit status)
+                os._exit(4)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        for folder in (allowed, hidden):
+            (folder / "seen.txt").unlink()
+            folder.rmdir()

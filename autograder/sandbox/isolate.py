@@ -144,6 +144,10 @@ class View:
         return cls(read_only, symlinks, uid, uid, tmp_size)
 
 
+# Where the host's /tmp is kept while the view is built (see enter_view); rebuilt empty in the view.
+KEPT_TMP = "/dev/shm"
+
+
 def _outermost(paths: set[str]) -> set[str]:
     return {p for p in paths if not any(p != o and (p + "/").startswith(o.rstrip("/") + "/") for o in paths)}
 
@@ -166,6 +170,12 @@ def _bind(source: str, target: str, read_only: bool = True) -> None:
 def enter_view(view: View) -> None:
     """In the runner, PID 1 of its namespaces: make ``view`` its whole file system (see module doc)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
+    # Allowed folders under /tmp (a checkout or a virtual environment there) would be covered by the
+    # scratch root below: the host's /tmp stays reachable at /dev/shm of this mount namespace, and
+    # they are bound after the sandbox's own /tmp is mounted.
+    under_tmp = [path for path in view.read_only if (path + "/").startswith("/tmp/")]
+    if under_tmp and os.path.isdir(KEPT_TMP):
+        mount("/tmp", KEPT_TMP, None, MS_BIND | MS_REC)
     # 1. a scratch root holding the host's root at /oldroot and the new root at /newroot
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
     os.makedirs("/tmp/oldroot")
@@ -176,7 +186,7 @@ def enter_view(view: View) -> None:
     new, old = "/newroot", "/oldroot"
     # 2. the allowed folders, read-only, at their own paths
     for path in view.read_only:
-        if os.path.exists(old + path):
+        if path not in under_tmp and os.path.exists(old + path):
             _bind(old + path, new + path)
     for link, target in view.symlinks.items():
         os.symlink(target, new + link)
@@ -203,6 +213,9 @@ def enter_view(view: View) -> None:
     for path, size in (("/tmp", view.tmp_size), ("/run", "1m"), ("/var/tmp", "1m")):
         os.makedirs(new + path, exist_ok=True)
         mount("tmpfs", new + path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
+    for path in under_tmp:
+        if os.path.exists(old + KEPT_TMP + path[len("/tmp"):]):
+            _bind(old + KEPT_TMP + path[len("/tmp"):], new + path)
     # 4. the new root becomes "/", the host's root is let go of, and "/" itself turns read-only
     os.makedirs(new + "/oldroot")
     pivot_root(new, new + "/oldroot")
