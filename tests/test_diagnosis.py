@@ -781,6 +781,16 @@ def test_a_blocked_softmax_whose_maximum_is_each_blocks_own_is_named_as_such_not
     _only_named(message, "running_max_not_kept")
 
 
+def test_a_text_longer_than_the_context_is_no_evidence_of_a_shape_mismatch_nor_the_reverse():
+    from attention_course.verdict import error_kind
+    from autograder.key.reference_n09 import TOO_LONG
+
+    too_long = TOO_LONG.format(tokens=18, context_length=16)  # a loop that feeds too many tokens
+    cat = "Sizes of tensors must match except in dimension 1. Expected size 1 but got size 6 for tensor number 1 in the list."
+    assert error_kind(too_long) == "length" and error_kind(cat) == "shape"
+    assert error_kind("mat1 and mat2 shapes cannot be multiplied (3x4 and 5x4)") == "shape"
+
+
 # --- diagnosis that generalises: symptoms in the exercise's own quantities -----------------------
 # (each way of explaining a result that no catalogued mistake explains)
 
