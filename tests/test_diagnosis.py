@@ -765,6 +765,32 @@ def test_a_blocked_softmax_whose_sum_is_not_rescaled_is_named_and_a_two_pass_one
     assert "✓ online_softmax" in capsys.readouterr().out  # the tests judge results, so two passes pass
 
 
+def test_a_blocked_softmax_whose_maximum_is_each_blocks_own_is_named_as_such_not_as_no_shift():
+    def online_softmax(scores, block):  # the last block's maximum replaces the running one
+        running_max, total = np.full(scores.shape[:-1] + (1,), -np.inf), np.zeros(scores.shape[:-1] + (1,))
+        for start in range(0, scores.shape[-1], block):
+            block_max = scores[..., start:start + block].max(-1, keepdims=True)
+            total = total * np.exp(running_max - block_max) + np.exp(scores[..., start:start + block] - block_max).sum(-1, keepdims=True)
+            running_max = block_max
+        return np.exp(scores - running_max) / total
+
+    scores = RNG.normal(size=(2, 7)) * 3
+    scores[:, :3] += 900.0  # the first block far above the others: the falling maximum lets exp overflow
+    with np.errstate(all="ignore"):
+        message = _failure("online_softmax", online_softmax, scores, 3)
+    _only_named(message, "running_max_not_kept")
+
+
+def test_a_text_longer_than_the_context_is_no_evidence_of_a_shape_mismatch_nor_the_reverse():
+    from attention_course.verdict import error_kind
+    from autograder.key.reference_n09 import TOO_LONG
+
+    too_long = TOO_LONG.format(tokens=18, context_length=16)  # a loop that feeds too many tokens
+    cat = "Sizes of tensors must match except in dimension 1. Expected size 1 but got size 6 for tensor number 1 in the list."
+    assert error_kind(too_long) == "length" and error_kind(cat) == "shape"
+    assert error_kind("mat1 and mat2 shapes cannot be multiplied (3x4 and 5x4)") == "shape"
+
+
 # --- diagnosis that generalises: symptoms in the exercise's own quantities -----------------------
 # (each way of explaining a result that no catalogued mistake explains)
 

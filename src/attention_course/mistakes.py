@@ -720,6 +720,13 @@ _CATALOGUE += [
         "0/0 is nan.",
     ),
     Mistake(
+        "running_max_not_kept",
+        "the running maximum was replaced by each block's own maximum instead of the largest so far",
+        "The maximum must only grow: m_new = np.maximum(m, the block's maximum). Replaced by a block's "
+        "own maximum, it falls after a block of large scores, and exp(score - m) of those scores "
+        "overflows to inf.",
+    ),
+    Mistake(
         "block_remainder_dropped",
         "the keys after the last full block were left out (a block size that does not divide their number)",
         "The last block may be shorter. Loop over range(0, n, block) and slice [start:start + block], "

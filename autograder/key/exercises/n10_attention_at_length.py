@@ -68,7 +68,7 @@ def _key_blocks(n: int, block: int, blocks: str) -> list[tuple[int, int]]:
 
 
 def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.inf, first_max_only=False,
-                    divide=True):
+                    divide=True, block_max_only=False):
     """One pass over the blocks of the last axis gathers the maximum and the sum, then one sweep divides.
 
     ``rescale``: "both" (right), "never" (the old sum is not rescaled when the maximum grows),
@@ -86,6 +86,7 @@ def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.i
         part = scores[..., start:stop]  # (..., block)
         part_max = part.max(axis=-1, keepdims=True)
         new_max = running_max if first_max_only and index else np.maximum(running_max, part_max)
+        new_max = part_max if block_max_only else new_max
         if rescale == "own_max":
             running_sum = running_sum + np.exp(part - part_max).sum(axis=-1, keepdims=True)
         else:
@@ -122,7 +123,7 @@ def _block_mask(n_queries, start, stop, index, offset):
 
 
 def _blocked(queries, keys, values, block, causal=False, rescale="both", offset="right", blocks="all",
-             max_start=-np.inf, first_max_only=False, divide=True):
+             max_start=-np.inf, first_max_only=False, divide=True, block_max_only=False):
     """Attention over blocks of keys with a running maximum, sum and output.
 
     ``rescale``: "both" (right), "sum" (the running sum not rescaled), "output" (the running output
@@ -144,6 +145,7 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
             scores = np.where(_block_mask(n_queries, start, stop, index, offset), scores, -np.inf)
         block_max = scores.max(axis=-1, keepdims=True)
         new_max = running_max if first_max_only and index else np.maximum(running_max, block_max)
+        new_max = block_max if block_max_only else new_max
         if rescale == "own_max":
             exps, correction = np.exp(scores - block_max), 1.0
         else:
@@ -203,6 +205,8 @@ EXERCISES = [
                                         partial(_online_softmax, blocks="zeros")],
             # the first block's maximum kept for every block: exact until a later block is far larger
             "softmax_no_max_subtraction": partial(_online_softmax, first_max_only=True),
+            # each block's own maximum in place of the running one: exact until an earlier block is far larger
+            "running_max_not_kept": partial(_online_softmax, block_max_only=True),
         },
     ),
     Exercise(
@@ -221,6 +225,7 @@ EXERCISES = [
             "causal_mask_upper": partial(_blocked, offset="upper"),
             "block_remainder_dropped": partial(_blocked, blocks="full_only"),
             "softmax_no_max_subtraction": partial(_blocked, first_max_only=True),
+            "running_max_not_kept": partial(_blocked, block_max_only=True),
         },
     ),
     Exercise(
