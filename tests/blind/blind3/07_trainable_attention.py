@@ -47,7 +47,7 @@ def mhsa_forward(inputs, w_query, w_key, w_value, w_out, n_heads, causal):
 
 
 def _edit(*pairs, base=_MHSA):
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in base, old
         base = base.replace(old, new)
     return base

@@ -25,7 +25,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
 
 
 def _edit(base, *pairs):
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in base, old
         base = base.replace(old, new)
     return base

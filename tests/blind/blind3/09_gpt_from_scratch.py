@@ -170,7 +170,7 @@ def generate(model, prompt, steps, temperature=1.0, top_k=None, generator=None):
 
 
 def _edit(base, *pairs):
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in base, old
         base = base.replace(old, new)
     return base

@@ -41,7 +41,7 @@ def blocked_attention(queries, keys, values, block, causal=False):
 
 
 def _edit(base, *pairs):
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in base, old
         base = base.replace(old, new)
     return base
