@@ -76,8 +76,13 @@ def scores_of(row: dict) -> dict:
 
 def class_results(out: Path, db_url: str, course: str | None = None) -> list[Result]:
     """Every (student, assignment) ever graded into ``out``, with the gradebook's scores, in order."""
+    return scored_in_class_order(recorded_results(out), db_url, course or course_id())
+
+
+def scored_in_class_order(results: list[Result], db_url: str, course: str) -> list[Result]:
+    """``results`` with the gradebook's scores, by student and then in the course's order."""
     known = assignments()
-    results = with_gradebook_scores(recorded_results(out), db_url, course or course_id())
+    results = with_gradebook_scores(results, db_url, course)
     return sorted(results, key=lambda r: (r.student, known.index(r.assignment) if r.assignment in known else 0))
 
 

@@ -32,7 +32,7 @@ from . import notebooks as nbio
 from .course import assignments, course_id
 from .dispatch import open_executor
 from .feedback import install_mathjax
-from .grades import with_gradebook_scores, write_csv
+from .grades import scored_in_class_order, write_csv
 from .intake import (
     Catalogue,
     Found,
@@ -155,10 +155,10 @@ class Grader:
             finally:
                 if executor is not self.shared_executor:
                     executor.close()
-            everyone = sorted(with_gradebook_scores(self.state.results(), self.db_url, self.course_id),
-                              key=lambda r: (r.student, known.index(r.assignment) if r.assignment in known else 0))
+            everyone = scored_in_class_order(self.state.results(), self.db_url, self.course_id)
             write_csv(everyone, self.out / "grades.csv")
-        results = with_gradebook_scores(results, self.db_url, self.course_id)
+        scored = {(r.student, r.assignment): r for r in everyone}  # this run's rows are among the class's
+        results = [scored[(r.student, r.assignment)] for r in results]
         if self.options.progress:
             print_summary(results, everyone, present, self.timing, self.lines, self.db_url, self.course_id,
                           self.options.out)
