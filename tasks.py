@@ -88,6 +88,15 @@ def run(*args: str | Path, check: bool = True, extra_env: dict[str, str] | None 
     return code
 
 
+def test_workers(args: list[str]) -> list[str]:
+    """pytest-xdist's options for the suite: one test process per core (at most 4: each grading test
+    starts sandbox workers of its own), tests that share a costly fixture kept together (the groups
+    of tests/conftest.py). None when the caller chose (``-n``, ``-p no:xdist``) or has one core."""
+    workers = min(4, os.cpu_count() or 1)
+    chose = any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) or arg == "no:xdist" for arg in args)
+    return [] if chose or workers < 2 else ["-n", str(workers), "--dist", "loadgroup"]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in {"-h", "--help", "help"}:
         print(__doc__)
@@ -101,7 +110,7 @@ def main(argv: list[str]) -> int:
         return run(PYTHON, "-m", "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'notebooks'}", *as_root, *rest,
                    extra_env=lab_environment())
     if task == "test":
-        return run(PYTHON, "-m", "pytest", *rest, check=False)
+        return run(PYTHON, "-m", "pytest", *test_workers(rest), *rest, check=False)
     if task == "build":
         return run(PYTHON, "-m", "autograder.build", *rest)
     if task == "grade":

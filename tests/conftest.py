@@ -42,7 +42,15 @@ FAST_GRADING = ("test_solutions_get_full_marks", "test_untouched_learner_copy_ge
                 "test_one_wrong_exercise_loses_exactly_its_points_and_is_named")
 
 
+# Under pytest-xdist (``--dist loadgroup``), tests that share these session fixtures run on one
+# worker, so that each is made once; every other module is a group of its own (its module fixtures).
+SHARED_FIXTURES = ("warm_workers", "graded_class")
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        shared = any(name in getattr(item, "fixturenames", ()) for name in SHARED_FIXTURES)
+        item.add_marker(pytest.mark.xdist_group("warm-workers" if shared else item.module.__name__))
     if not config.getoption("--fast"):
         return
     firsts = {solution_cells(name)[0] for name in ASSIGNMENTS}
@@ -179,9 +187,37 @@ def _stubbed(source, grade_id: str) -> str:
     return "\n".join(kept)
 
 
+def own_zygotes() -> list:
+    """The warm zygotes this test process started (a parallel test process, or another session on
+    the machine, has zygotes of its own that are busy with their jobs)."""
+    import psutil  # a dependency of distributed
+
+    zygotes = []
+    for process in psutil.Process().children(recursive=True):
+        try:
+            if "autograder.sandbox.zygote" in " ".join(process.cmdline()):
+                zygotes.append(process)
+        except psutil.Error:  # gone since it was listed
+            pass
+    return zygotes
+
+
 def sandbox_leftovers() -> list[str]:
-    """Processes a sandbox left behind: children of a warm zygote (which has none between jobs)."""
-    ps = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
-    rows = [line.split(None, 2) for line in ps.splitlines() if len(line.split(None, 2)) == 3]
-    zygotes = {pid for pid, _, args in rows if "autograder.sandbox.zygote" in args}
-    return [args for pid, ppid, args in rows if ppid in zygotes]
+    """Processes a sandbox left behind: children of this process's warm zygotes (which have none
+    between jobs)."""
+    import psutil
+
+    left = []
+    for zygote in own_zygotes():
+        try:
+            left += [f"{child.pid} {child.name()}" for child in zygote.children()]
+        except psutil.Error:
+            pass
+    return left
+
+
+def grading_cgroup_leftovers() -> list[Path]:
+    """Grading cgroups (cgroup v1, as root) of this process's zygotes that still hold a process."""
+    prefixes = tuple(f"job-{zygote.pid}-" for zygote in own_zygotes())
+    return [path for path in Path("/sys/fs/cgroup/pids").glob("attention-grade/*/tasks")
+            if path.parent.name.startswith(prefixes) and path.read_text().strip()]

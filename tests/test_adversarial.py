@@ -11,13 +11,13 @@ and to damage the notebook (deleted and edited test cells, a renamed or malforme
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 
 import pytest
 from conftest import (
     NOTEBOOKS,
     REPO,
     SOLUTIONS,
+    grading_cgroup_leftovers,
     read_csv,
     sandbox_leftovers,
     tree_digest,
@@ -218,6 +218,4 @@ def test_no_process_is_left_behind(hostile_class):
     # Every sandboxed process is a fork of a warm zygote (the fork bomb's too): none is left.
     assert sandbox_leftovers() == []
     # Nothing is left in the grading cgroups either (where they exist: as root, with cgroup v1).
-    leftover = [path for path in Path("/sys/fs/cgroup/pids").glob("attention-grade/*/tasks")
-                if path.read_text().strip()]
-    assert leftover == []
+    assert grading_cgroup_leftovers() == []

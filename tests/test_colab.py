@@ -7,10 +7,12 @@ TensorFlow, Keras, and Colab's ipykernel/IPython to be a kernel). The course's o
 there: the notebook's install cell must install it, from a wheel built from this repository
 (``ATTENTION_COURSE_INSTALL`` points the cell at it; in Colab it points at GitHub).
 
-The test asserts that no cell fails, that no test cell writes to stderr (nbgrader would score it 0),
-that the install cell really installed ``attention-course`` (it was not importable before), and that
-nothing in the kernel or its subprocesses opened or listed a file of this repository (a Python audit
-hook logs every ``open``/``listdir``/``scandir`` under the repository).
+This is the suite's one run of each notebook top to bottom (the hidden tests run when the grader
+grades the solutions, in ``tests/test_grading.py``). The test asserts that no cell fails, that no test
+cell writes to stderr (nbgrader would score it 0), that every number the notebook's source printed
+appears again in its source or outputs, that the install cell really installed ``attention-course``
+(it was not importable before), and that nothing in the kernel or its subprocesses opened or listed a
+file of this repository (a Python audit hook logs every ``open``/``listdir``/``scandir`` under it).
 
 What it cannot show: Colab's Python is 3.12 (this runs .venv's Python), Colab's builds of PyTorch and
 TensorFlow are the CUDA ones (this uses the CPU builds of the same versions), and the install from
@@ -179,6 +181,28 @@ def _label(cell) -> str:
     return cell.metadata.get("nbgrader", {}).get("grade_id") or cell.get("id", "?")
 
 
+# Numbers each source printed, as they appear in the notebook's source or outputs: a notebook that
+# rebuilds a source prints every number of its walkthrough again.
+SOURCE_NUMBERS = {
+    "01_attention_without_weights": ["0.9544", "1.4950", "0.1455", "0.1385", "0.2379", "0.4419",
+                                     "0.6515", "0.5683", "0.4421", "0.2098", "0.9995"],
+    "02_general_attention_numpy": ["0.16199", "0.51402", "1.67601", "0.64798", "1.84696", "0.30608",
+                                   "0.98522", "1.74174", "0.75652"],
+    "03_attention_tensorflow": ["55", "35", "54", "85", "3.0590218e-07", "1.3887937e-11",
+                                "1.8553905e-07", "5.0000005", "6.999999", "4.9999995", "5.0002036",
+                                "[29 18 28 45]", "[41 26 40 63]", "[53 31 50 85]", "[5 7 5 5]",
+                                "9.9946004e-01"],
+    "04_why_scale_by_sqrt_dk": ["This", "is", "book"],
+    "05_matrix_form_and_masks": ["1.93662106", "6.68310531", "1.59506841", "0.06337894",
+                                 "0.46831053", "1.8638742"],
+    "06_multi_head_attention": ["512", "64"],
+    "07_trainable_attention": ["-0.4519", "0.2216", "-0.5874", "0.0058"],
+    "08_pretrained_transformer": ["He took the hat and examined it carefully"],
+    "09_gpt_from_scratch": ["answered by trainable weights"],
+    "10_attention_at_length": ["0.1385", "0.2379", "0.2333", "0.1240", "0.1082", "0.1581"],
+}
+
+
 PROBE = ("import json, sys, attention_course\n"
          "print(json.dumps({'file': attention_course.__file__, 'path': sys.path, 'prefix': sys.prefix}))")
 
@@ -241,6 +265,10 @@ def test_learner_notebook_runs_in_a_colab_like_environment(name, colab_env, tmp_
                 stderr.append(f"{_label(cell)}: {output.text[:300]}")
     assert not errors, f"{name}: {errors}"
     assert not stderr, f"{name}: nbgrader scores a test cell with stderr output as 0: {stderr}"
+    text = "\n".join(cell.source + "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                                          for o in cell.get("outputs", [])) for cell in nb.cells)
+    missing = [number for number in SOURCE_NUMBERS[name] if number not in text]
+    assert not missing, f"{name}: numbers the source printed, not in the executed notebook: {missing}"
 
     probe = json.loads(next(o.text for o in nb.cells[-1].outputs if o.output_type == "stream" and o.name == "stdout"))
     assert Path(probe["prefix"]).resolve() == colab_env["python"].parent.parent.resolve()
