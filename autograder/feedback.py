@@ -212,13 +212,25 @@ def for_the_grader(cell) -> bool:
     return bool(cell.get("metadata", {}).get(METADATA, {}).get("for_the_grader"))
 
 
+# The "Open in Colab" badge under each notebook's title (autograder.build.badge): a feedback page
+# is read, not run, and the badge is the one image it would fetch from the network.
+_COLAB_BADGE = re.compile(r"\n?\[!\[Open In Colab\]\(https://colab\.research\.google\.com/assets/colab-badge\.svg\)\]"
+                          r"\([^)\s]*\)\n?")
+
+
+def without_colab_badge(cell):
+    if cell.cell_type == "markdown":
+        cell.source = _COLAB_BADGE.sub("\n", cell.source)
+    return cell
+
+
 def page_of(exporter: FeedbackExporter, autograded, student: str, assignment: str, db_url: str,
             target: Path) -> None:
     """The feedback page of one autograded notebook (a path or the notebook), with the gradebook's grades."""
     nb = nbformat.read(str(autograded), as_version=4) if isinstance(autograded, Path) else copy.deepcopy(autograded)
     notes = nb.metadata.get(METADATA, {}).get("feedback_notes", {})
     nb.cells = note_cells(notes.get("tampering", []), notes.get("unneeded", 0)) + \
-        [cell for cell in nb.cells if not for_the_grader(cell)]
+        [without_colab_badge(cell) for cell in nb.cells if not for_the_grader(cell)]
     resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student,
                               "db_url": db_url}}
     nb, resources = GradesFromGradebook().preprocess(nb, resources)

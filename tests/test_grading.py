@@ -85,3 +85,12 @@ def test_feedback_never_shows_hidden_tests(graded_class, name):
         leaked = [line for line in secret if line in text]
         assert not leaked, f"{page.name}: hidden test code in the feedback: {leaked[:2]}"
         assert "hidden tests ran here" in text
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_feedback_pages_fetch_nothing_from_the_network(graded_class, name):
+    """A page opened from disk, offline, is whole: the notebook's Colab badge is left out, MathJax is local."""
+    _, out = graded_class
+    for page in sorted((out / "feedback").glob(f"*/{name}.html")):
+        remote = re.findall(r'<(?:img|script|link)[^>]*\bsrc="(\w+://[^"]*)"', page.read_text(encoding="utf-8"))
+        assert not remote, f"{page.parent.name}/{page.name} fetches {remote}"
