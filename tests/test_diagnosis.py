@@ -1046,3 +1046,61 @@ def test_no_symptom_wording_carries_a_catalogued_title():
     code = "".join(path.read_text(encoding="utf-8") for path in Path(verdict.__file__).parent.glob("*.py"))
     joined = re.sub(r'"\s*\n\s*f?"', "", code)  # the pieces of implicitly joined strings
     assert not [m.id for m in CATALOGUE.values() if m.title in joined]
+
+
+def _mhsa_inputs():
+    rng = np.random.default_rng(7)
+    return ((rng.normal(size=(2, 5, 8))).astype(np.float32),
+            *((rng.normal(size=(8, 8)) / np.sqrt(8)).astype(np.float32) for _ in range(4)), 4, False)
+
+
+def test_a_layer_left_in_training_mode_is_told_its_dropout_is_active():
+    import torch
+
+    from autograder.key import get_exercise
+
+    reference = get_exercise("mhsa_forward").reference
+
+    def mhsa_forward(inputs, w_query, w_key, w_value, w_out, n_heads, causal):  # layer.eval() forgotten
+        arrays = [v.numpy() if hasattr(v, "numpy") else v for v in (inputs, w_query, w_key, w_value, w_out)]
+        return torch.nn.Dropout(0.5)(torch.from_numpy(np.asarray(reference(*arrays, n_heads, causal))))
+
+    message = _failure("mhsa_forward", mhsa_forward, *_mhsa_inputs())
+    _only_named(message, "dropout_in_training_mode")
+    assert "the same input a second time" in message and "eval()" in message, message
+
+
+def _generate_inputs(n_prompt, steps):
+    rng = np.random.default_rng(5)  # the stand-in's embedding (V=9), positions (context 24), output weights
+    return (rng.integers(0, 9, size=(1, n_prompt)), steps, 0.0, None, rng.normal(size=(9, 5)),
+            rng.normal(size=(24, 5)), rng.normal(size=(5, 9)))
+
+
+def _generate_that(checks_length: bool, past_context=IndexError):
+    def generate_with_stand_in(prompt, steps, temperature, top_k, embedding, positions, w_out):
+        n_prompt, context = prompt.shape[-1], positions.shape[0]
+        if checks_length and n_prompt + steps > context:
+            raise ValueError("too long for the context")
+        if n_prompt > context:
+            raise past_context("the model read past its positions")
+        return prompt.new_zeros((prompt.shape[0], n_prompt + steps))
+    return generate_with_stand_in
+
+
+def test_a_check_can_expect_the_error_the_exercise_asks_for(capsys):
+    when = "n_prompt + steps > model.context_length"
+    checks.check_raises("generate", _generate_that(True), *_generate_inputs(20, 5), error="ValueError", when=when)
+    assert "✓ generate: raises ValueError when n_prompt + steps > model.context_length" in capsys.readouterr().out
+    for n_prompt, missing in ((20, "returned a result"), (26, "raised IndexError")):
+        with pytest.raises(checks.CheckFailed) as failure:
+            checks.check_raises("generate", _generate_that(False), *_generate_inputs(n_prompt, 5),
+                                error="ValueError", when=when)
+        message = str(failure.value)
+        assert f"should raise ValueError when {when}" in message and missing in message, message
+        assert "raise ValueError" in message.split("but it")[1], message  # the check to add is said
+
+
+def test_generates_hidden_tests_expect_the_length_check():
+    raising = [call for _, cell, call in _calls() if call["kind"] == "raises"]
+    assert {call["exercise"] for call in raising} == {"generate"}
+    assert all(call["hidden"] and call["options"]["error"] == "ValueError" for call in raising)

@@ -436,6 +436,13 @@ _CATALOGUE = [
     ),
     # --- notebook 07: trainable attention, positions, a key-value cache ---
     Mistake(
+        "dropout_in_training_mode",
+        "the layer runs in training mode, so its dropout is still active (model.eval() not called)",
+        "A new nn.Module is in training mode: nn.Dropout zeroes a random share of the weights and "
+        "scales up the rest, so two calls on the same input give different results. Call "
+        "layer.eval() (model.eval()) before using it for results; it turns dropout off.",
+    ),
+    Mistake(
         "linear_weight_not_transposed",
         "a (d_in, d_out) weight matrix was copied into nn.Linear without transposing it",
         "nn.Linear stores its weight as (out_features, in_features) and computes "
