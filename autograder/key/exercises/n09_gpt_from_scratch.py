@@ -100,6 +100,7 @@ EXERCISES = [
             "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
             "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
             "biases_missing": _block(mlp_biases=False),
+            "layer_norms_mixed_up": [_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))],
             "linear_weight_not_transposed": [
                 _block(transpose_weights=("query", "key", "value", "out")),
                 _block(transpose_weights=("query", "key", "value")),
@@ -123,6 +124,9 @@ EXERCISES = [
             "parameters_part_missing": [_with(ref9.count_parameters, positions=False),
                                         _with(ref9.count_parameters, final_norm=False)],
             "parameters_head_tied": _with(ref9.count_parameters, tied_head=True),
+            "parameters_mlp_biases_missing": _with(ref9.count_parameters, mlp_biases=False),
+            "parameters_layer_norms_missing": [_with(ref9.count_parameters, block_norms=False),
+                                               _with(ref9.count_parameters, block_norms=False, final_norm=False)],
         },
     ),
     Exercise(
@@ -137,6 +141,7 @@ EXERCISES = [
             "loss_softmax_twice": _with(ref9.causal_lm_loss, softmax_first=True),
             "loss_sign_flipped": _with(ref9.causal_lm_loss, sign=1.0),
             "softmax_no_max_subtraction": _with(ref9.causal_lm_loss, stable=False),
+            "loss_softmax_over_tokens": _with(ref9.causal_lm_loss, axis=-2),
         },
     ),
     Exercise(
