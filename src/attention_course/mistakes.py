@@ -341,6 +341,13 @@ _CATALOGUE = [
         "A 3-d attn_mask has shape (batch * n_heads, n_queries, n_keys): merge the batch and heads axes "
         "into one, sequence by sequence.",
     ),
+    Mistake(
+        "d_head_from_input_width",
+        "d_head is computed from the inputs' width (d_model // n_heads), not from the projected width",
+        "Each head's width is the projected width split into heads: d_head = w_query.shape[1] // "
+        "n_heads (the queries' last axis divided by n_heads). Where the projections change the width, "
+        "d_model // n_heads is another number, and the scores are divided by the wrong sqrt.",
+    ),
     # --- notebook 08: a pretrained transformer (BERT layers) ---
     Mistake(
         "weights_not_transposed",
@@ -762,10 +769,18 @@ _CATALOGUE += [
     # --- notebook 10: attention at length (online softmax, blocks, shared key/value heads) ---
     Mistake(
         "online_sum_not_rescaled",
-        "the running sum (or the running output) was not rescaled when the maximum grew",
+        "the running sum (or the running output) was not rescaled, or rescaled with the wrong sign, "
+        "when the maximum grew",
         "Every term summed so far is exp(score - m) for the maximum m of its moment. When a block "
         "raises the maximum from m to m_new, multiply the running sum, and the running output, by "
-        "exp(m - m_new) before adding the block's own terms, which are taken against m_new.",
+        "exp(m - m_new) before adding the block's own terms, which are taken against m_new. The "
+        "correction is at most 1: exp(m_new - m) has its sign flipped.",
+    ),
+    Mistake(
+        "causal_mask_not_asked",
+        "a causal mask was applied where the exercise asks for none",
+        "This function lets every query see every key: build no mask and pass no causal=True unless "
+        "the exercise asks for one.",
     ),
     Mistake(
         "online_sum_not_divided",
