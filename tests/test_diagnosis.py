@@ -1104,3 +1104,105 @@ def test_generates_hidden_tests_expect_the_length_check():
     raising = [call for _, cell, call in _calls() if call["kind"] == "raises"]
     assert {call["exercise"] for call in raising} == {"generate"}
     assert all(call["hidden"] and call["options"]["error"] == "ValueError" for call in raising)
+
+
+# --- mistakes blind sets 1-3 made in notebooks 06 to 10, each written as a learner would ----------
+
+
+def _count_without(part):
+    def count_parameters(vocab_size, context_length, d_model, n_layers):
+        d = d_model
+        mlp = 8 * d * d + (0 if part == "mlp_biases" else 5 * d)
+        norms = 0 if part == "norms" else 4 * d
+        final = 0 if part == "norms" else 2 * d
+        return vocab_size * d + context_length * d + n_layers * (4 * d * d + mlp + norms) + final + d * vocab_size
+    return count_parameters
+
+
+def _loss_over_tokens(logits, targets):
+    import torch
+
+    log_p = torch.log_softmax(logits, dim=1)  # the tokens' axis of (batch, tokens, vocab)
+    return -log_p.gather(-1, targets.long().unsqueeze(-1)).mean()
+
+
+def _online_correction_inverted(scores, block):
+    running_max = np.full(scores.shape[:-1] + (1,), -np.inf)
+    running_sum = np.zeros(scores.shape[:-1] + (1,))
+    for start in range(0, scores.shape[-1], block):
+        part = scores[..., start:start + block]
+        new_max = np.maximum(running_max, part.max(axis=-1, keepdims=True))
+        running_sum = running_sum * np.exp(new_max - running_max) + np.exp(part - new_max).sum(axis=-1, keepdims=True)
+        running_max = new_max
+    return np.exp(scores - running_max) / running_sum
+
+
+def _grouped_causal(queries, keys, values):
+    group = queries.shape[-3] // keys.shape[-3]
+    keys, values = np.repeat(keys, group, axis=-3), np.repeat(values, group, axis=-3)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    allowed = np.tril(np.ones(scores.shape[-2:], dtype=bool), k=keys.shape[-2] - queries.shape[-2])
+    return ref.softmax(np.where(allowed, scores, -np.inf)) @ values
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistake"), [
+    ("count_parameters", _count_without("mlp_biases"), "parameters_mlp_biases_missing"),
+    ("count_parameters", _count_without("norms"), "parameters_layer_norms_missing"),
+    ("causal_lm_loss", _loss_over_tokens, "loss_softmax_over_tokens"),
+    ("online_softmax", _online_correction_inverted, "online_sum_not_rescaled"),
+    ("grouped_query_attention", _grouped_causal, "causal_mask_not_asked"),
+])
+def test_slips_of_blind_sets_in_notebooks_09_and_10_are_named(exercise, function, mistake):
+    visible = [call["probes"][0]["inputs"] for _, _, call in _calls()
+               if call["exercise"] == exercise and call["kind"] == "check" and not call["hidden"]]
+    assert visible, exercise
+    for inputs in visible[:2]:
+        message = _failure(exercise, function, *inputs)
+        assert CATALOGUE[mistake].title in message, message
+
+
+def test_d_head_read_off_the_inputs_width_is_named():
+    def head_weights(inputs, w_query, w_key, n_heads):
+        d_head = inputs.shape[-1] // n_heads  # the inputs' width, not the projections'
+        queries, keys = (ref.split_heads(inputs @ w, n_heads) for w in (w_query, w_key))
+        return ref.softmax(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(d_head))
+
+    rng = np.random.default_rng(606)
+    message = _failure("head_weights", head_weights, rng.normal(size=(5, 6)), rng.normal(size=(6, 4)),
+                       rng.normal(size=(6, 4)), 2)
+    _only_named(message, "d_head_from_input_width")
+
+
+def _embedding_inputs():
+    rng = np.random.default_rng(808)
+    return (np.array([[3, 7, 1, 9, 4], [2, 2, 8, 0, 5]]), np.array([[0, 0, 1, 1, 1], [0, 0, 0, 1, 1]]),
+            rng.normal(size=(10, 8)), rng.normal(size=(6, 8)), rng.normal(size=(2, 8)),
+            np.stack([1 + 0.3 * rng.normal(size=8), 0.3 * rng.normal(size=8)]))
+
+
+@pytest.mark.parametrize(("slip", "mistake"), [
+    ("norm_rows_swapped", "layer_norm_scale_shift_swapped"),
+    ("types_row_zero", "embedding_lookup_wrong_ids"),
+    ("positions_by_ids", "embedding_lookup_wrong_ids"),
+])
+def test_slips_of_bert_embeddings_are_named(slip, mistake):
+    from autograder.key.reference_n08 import layer_norm
+
+    def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
+        positions = token_ids if slip == "positions_by_ids" else np.arange(token_ids.shape[1])
+        types = np.zeros_like(token_types) if slip == "types_row_zero" else token_types
+        summed = word_embeddings[token_ids] + position_embeddings[positions] + type_embeddings[types]
+        gamma, beta = embedding_norm[::-1] if slip == "norm_rows_swapped" else embedding_norm
+        return layer_norm(summed, gamma, beta)
+
+    _only_named(_failure("bert_embeddings", bert_embeddings, *_embedding_inputs()), mistake)
+
+
+def test_the_rows_of_the_special_tokens_are_named_where_their_columns_belong():
+    def head_patterns(weights):
+        previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
+        special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)  # rows, not columns
+        return np.stack([previous, special, np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)], axis=-1)
+
+    weights = ref.softmax(np.random.default_rng(809).normal(size=(2, 3, 6, 6)) * 2)
+    _only_named(_failure("head_patterns", head_patterns, weights), "special_tokens_rows")
