@@ -1066,8 +1066,8 @@ def test_a_layer_left_in_training_mode_is_told_its_dropout_is_active():
         return torch.nn.Dropout(0.5)(torch.from_numpy(np.asarray(reference(*arrays, n_heads, causal))))
 
     message = _failure("mhsa_forward", mhsa_forward, *_mhsa_inputs())
-    _only_named(message, "dropout_in_training_mode")
-    assert "the same input a second time" in message and "eval()" in message, message
+    assert _titles_in(message) == 0, message  # random initial parameters change a result as well
+    assert all(word in message for word in ("the same input a second time", "training mode", "dropout", "eval()"))
 
 
 def _generate_inputs(n_prompt, steps):
@@ -1206,3 +1206,40 @@ def test_the_rows_of_the_special_tokens_are_named_where_their_columns_belong():
 
     weights = ref.softmax(np.random.default_rng(809).normal(size=(2, 3, 6, 6)) * 2)
     _only_named(_failure("head_patterns", head_patterns, weights), "special_tokens_rows")
+
+
+@pytest.mark.parametrize(("slip", "mistake"), [
+    ("specials_halved", "special_tokens_averaged"),
+    ("previous_over_n", "previous_mean_over_all_queries"),
+])
+def test_slips_of_head_patterns_are_named(slip, mistake):
+    def head_patterns(weights):
+        diagonal = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1)
+        previous = diagonal.sum(axis=-1) / weights.shape[-1] if slip == "previous_over_n" else diagonal.mean(axis=-1)
+        special = (weights[..., :, 0] + weights[..., :, -1]) / (2 if slip == "specials_halved" else 1)
+        return np.stack([previous, special.mean(axis=-1), np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)],
+                        axis=-1)
+
+    weights = ref.softmax(np.random.default_rng(810).normal(size=(2, 3, 6, 6)) * 2)
+    _only_named(_failure("head_patterns", head_patterns, weights), mistake)
+
+
+def test_a_layer_norm_over_the_whole_tensor_is_named():
+    def layer_norm(x, gamma, beta, eps=1e-5):
+        mean = x.mean()
+        return (x - mean) / ((x - mean) ** 2).mean().add(eps).sqrt() * gamma + beta
+
+    inputs = [i for _, _, call in _calls() if call["exercise"] == "layer_norm" and not call["hidden"]
+              for i in [call["probes"][0]["inputs"]]][0]
+    assert CATALOGUE["layer_norm_wrong_axis"].title in _failure("layer_norm", layer_norm, *inputs)
+
+
+def test_a_second_residual_that_adds_the_blocks_input_is_named():
+    from autograder.key import reference_n09 as ref9
+
+    def block_forward(*inputs):  # the learner's block with out = x + mlp(norm_2(h))
+        return ref9.block(*(v.numpy() if hasattr(v, "numpy") else v for v in inputs), second_residual_from="inputs")
+
+    inputs = [call["probes"][0]["inputs"] for _, _, call in _calls()
+              if call["exercise"] == "block_forward" and not call["hidden"]][0]
+    _only_named(_failure("block_forward", block_forward, *inputs), "second_residual_from_block_input")

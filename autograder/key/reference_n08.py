@@ -233,6 +233,8 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
     if mistake == "mean_pool_padded_length":  # the real tokens summed, divided by every token's count
         return (hidden * weights).sum(axis=-2) / hidden.shape[-2]
+    if mistake == "pooled_sum_not_mean":  # the real tokens summed, never divided
+        return (hidden * weights).sum(axis=-2)
     return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
 
 
@@ -250,12 +252,15 @@ def head_patterns(weights, mistake=None, short=None):
     offset = 1 if mistake == "next_token_instead_of_previous" else -1
     diagonal = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1)  # (..., n - 1)
     previous = diagonal.mean(axis=-1)
+    if mistake == "previous_mean_over_all_queries":  # n - 1 weights divided by n
+        previous = diagonal.sum(axis=-1) / weights.shape[-1]
     if short is not None and diagonal.shape[-1] >= 2:
         skipped, divided = short
         seen = diagonal[..., 1:] if skipped == "first" else diagonal[..., :-1]
         previous = seen.mean(axis=-1) if divided == "mean" else seen.sum(axis=-1) / diagonal.shape[-1]
     special = weights[..., :, 0] if mistake == "special_tokens_cls_only" else (
         weights[..., 0, :] + weights[..., -1, :] if mistake == "special_tokens_rows" else
+        (weights[..., :, 0] + weights[..., :, -1]) / 2 if mistake == "special_tokens_averaged" else
         weights[..., :, 0] + weights[..., :, -1])
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special.mean(axis=-1), itself], axis=-1)

@@ -62,7 +62,7 @@ def layer_norm(x, gamma, beta, eps=EPS, *, variance="biased", eps_where="varianc
     gamma, beta = (as_float(beta), as_float(gamma)) if swap else (as_float(gamma), as_float(beta))
     gamma, beta = gamma.astype(x.dtype, copy=False), beta.astype(x.dtype, copy=False)
     mean = x.mean(axis=axis, keepdims=True)
-    d = x.shape[axis]
+    d = x.size if axis is None else x.shape[axis]  # None: one mean and variance for the whole tensor
     squares = ((x - mean) ** 2).sum(axis=axis, keepdims=True)
     var = squares / (d - 1 if variance == "unbiased" else d)
     eps = x.dtype.type(eps)
@@ -104,7 +104,7 @@ def causal_attention(queries, keys, values, *, mask="lower_right", masking="-inf
 
 def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads, *,
           order="pre", residual=("attention", "mlp"), residual_from="inputs", activation=None,
-          mlp_biases=True, norm_axis=-1, norm_order=(0, 1), **attention_knobs):
+          mlp_biases=True, norm_axis=-1, norm_order=(0, 1), second_residual_from="hidden", **attention_knobs):
     """A pre-LayerNorm GPT block: ``h = x + attn(LN1(x))``, ``out = h + mlp(LN2(h))``.
 
     ``attention_w``: (4, d, d) W_Q, W_K, W_V, W_O; the MLP's weights course-style; ``norms``
@@ -113,7 +113,8 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
     ``normalised`` (the normalised input added back instead of the input); ``activation`` a
     mistake of :func:`gelu` (``relu_instead_of_gelu``, ``gelu_tanh_approximation``);
     ``mlp_biases`` False; ``norm_axis`` another axis for the layer norms; ``norm_order`` which of the
-    two layer norms each place uses ((1, 0) swapped, (0, 0) the first twice); the others go to 07's
+    two layer norms each place uses ((1, 0) swapped, (0, 0) the first twice); ``second_residual_from``
+    ``inputs`` (the MLP's residual adds the block's input x instead of h); the others go to 07's
     ``mhsa`` (``transpose_weights``, ``split``, ``combine``, ``project``, ...).
     """
     x = as_float(inputs)
@@ -140,7 +141,7 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
     base = normed if residual_from == "normalised" else x
     hidden = base + attended if "attention" in residual else attended
     normed = norm(hidden, 1)
-    base = normed if residual_from == "normalised" else hidden
+    base = normed if residual_from == "normalised" else x if second_residual_from == "inputs" else hidden
     return base + mlp(normed) if "mlp" in residual else mlp(normed)
 
 

@@ -450,6 +450,24 @@ _CATALOGUE = [
         "embeddings by token_types (the segment of each token), never by the token ids or one fixed row.",
     ),
     Mistake(
+        "pooled_sum_not_mean",
+        "the real tokens' vectors are summed, not averaged (no division by their number)",
+        "Mean pooling divides the sum over the real tokens by how many there are: "
+        "(hidden * mask[..., None]).sum(axis=-2) / mask.sum(axis=-1, keepdims=True).",
+    ),
+    Mistake(
+        "special_tokens_averaged",
+        "the weights on [CLS] and [SEP] are averaged instead of added",
+        "The exercise asks for the weight on the special tokens together: weights[..., :, 0] + "
+        "weights[..., :, -1], their sum (not the average of the two), then the mean over the queries.",
+    ),
+    Mistake(
+        "previous_mean_over_all_queries",
+        "the previous-token weights are averaged over all n queries, not over the n - 1 that have a previous token",
+        "Query 0 has no previous token: the diagonal below the main one (offset=-1) holds n - 1 weights, "
+        "and its mean divides by n - 1.",
+    ),
+    Mistake(
         "layers_not_chained",
         "the layers are not chained: each layer reads the embeddings instead of the previous layer's output",
         "Run the layers in turn, feeding each one the output of the one before: inside the loop, "
@@ -476,13 +494,6 @@ _CATALOGUE = [
         "that order.",
     ),
     # --- notebook 07: trainable attention, positions, a key-value cache ---
-    Mistake(
-        "dropout_in_training_mode",
-        "the layer runs in training mode, so its dropout is still active (model.eval() not called)",
-        "A new nn.Module is in training mode: nn.Dropout zeroes a random share of the weights and "
-        "scales up the rest, so two calls on the same input give different results. Call "
-        "layer.eval() (model.eval()) before using it for results; it turns dropout off.",
-    ),
     Mistake(
         "linear_weight_not_transposed",
         "a (d_in, d_out) weight matrix was copied into nn.Linear without transposing it",
@@ -685,6 +696,12 @@ _CATALOGUE = [
         "the log-softmax is taken over the tokens (dim=1), not over the vocabulary (dim=-1)",
         "Each position's logits are a distribution over the vocabulary, the last axis: "
         "log_softmax(logits, dim=-1), then pick each target's entry.",
+    ),
+    Mistake(
+        "second_residual_from_block_input",
+        "the second residual adds the block's input x instead of h, the output of the first residual",
+        "Each residual adds its own sub-layer's input: h = x + attention(norm_1(x)), then "
+        "h + mlp(norm_2(h)). The MLP's residual adds h, not x.",
     ),
     Mistake(
         "parameters_head_tied",

@@ -126,6 +126,7 @@ EXERCISES = [
         uses=_USES_ENCODER,
         mutants={**{mistake: _with(bert.sentence_embedding, mistake) for mistake in (
             "cls_pooling", "padding_mask_ignored", "layers_not_chained", "layer_weights_not_indexed",
+            "pooled_sum_not_mean",
             *bert.EMBEDDING_MISTAKES)},
             # the padding averaged in, or the real tokens' sum divided by the padded length
             "mean_pool_includes_padding": [_with(bert.sentence_embedding, "mean_pool_includes_padding"),
@@ -139,7 +140,7 @@ EXERCISES = [
         returns="an array of shape (..., 3): previous token, [CLS] + [SEP], the token itself",
         mutants={**{mistake: _with(bert.head_patterns, mistake) for mistake in (
             "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed",
-            "special_tokens_rows")},
+            "special_tokens_rows", "special_tokens_averaged", "previous_mean_over_all_queries")},
             "loop_leftover": [_with(bert.head_patterns, None, short=(skipped, divided))
                               for skipped in ("first", "last") for divided in ("sum", "mean")]},
     ),

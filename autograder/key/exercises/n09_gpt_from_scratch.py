@@ -70,7 +70,8 @@ EXERCISES = [
             "layer_norm_unbiased_variance": _with(ref9.layer_norm, variance="unbiased"),
             "layer_norm_eps_outside_sqrt": _with(ref9.layer_norm, eps_where="std"),
             "layer_norm_without_eps": _with(ref9.layer_norm, eps_where="none"),
-            "layer_norm_wrong_axis": [_with(ref9.layer_norm, axis=-2), _with(ref9.layer_norm, axis=0)],
+            "layer_norm_wrong_axis": [_with(ref9.layer_norm, axis=-2), _with(ref9.layer_norm, axis=0),
+                                      _with(ref9.layer_norm, axis=None)],
             "layer_norm_scale_shift_swapped": _with(ref9.layer_norm, swap=True),
         },
         mistakes_from=ref9.layer_norm,  # the library takes no shared step: its NumPy equivalent does
@@ -97,6 +98,7 @@ EXERCISES = [
             "layer_norm_missing": _block(order="none"),
             "residual_missing": [_block(residual=("mlp",)), _block(residual=("attention",)), _block(residual=())],
             "residual_after_norm": _block(residual_from="normalised"),
+            "second_residual_from_block_input": _block(second_residual_from="inputs"),
             "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
             "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
             "biases_missing": _block(mlp_biases=False),

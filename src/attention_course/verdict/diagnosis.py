@@ -32,8 +32,11 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
     """The failure message of a wrong answer, from the evidence of every probe."""
     changed = _change_between_calls(probes, outcomes)
     if changed is not None:
-        return (f"on the same input a second time the result changed (by up to {changed:.3g}): "
-                f"{title_and_hint('dropout_in_training_mode')}")
+        return (f"on the same input a second time the result changed (by up to {changed:.3g}): something in it "
+                "is random. Is the layer in training mode, with its dropout active? A new nn.Module is: "
+                "call layer.eval() (model.eval()) before using it for results. Or are some of its "
+                "parameters left at their random initial values (a bias the exercise does not ask for, "
+                "a weight never copied)?")
     usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
     wrong_on = [i for i in usable if not right[i]]
     candidates = mistakes_explaining([outcomes[i] for i in usable], [analyses[i]() for i in usable],
