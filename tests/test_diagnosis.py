@@ -985,9 +985,9 @@ def test_a_slice_off_by_a_factor_of_the_inputs_length_is_told_so():
         return np.stack([previous, special, itself], axis=-1)
 
     weights = _softmax_rows(RNG.normal(size=(2, 3, 5, 5)))
-    message = _failure("head_patterns", head_patterns, weights)
-    assert "index 0 is 0.8 times the expected one" in message and "n - 1" in message, message
-    assert _titles_in(message) == 0, message
+    message = _failure("head_patterns", head_patterns, weights)  # a catalogued slip since blind set 3
+    _only_named(message, "previous_mean_over_all_queries")
+    assert "n - 1" in message, message
 
 
 def test_a_size_equal_to_a_width_on_every_wrong_input_is_not_named_as_that_size():

@@ -464,8 +464,8 @@ _CATALOGUE = [
     Mistake(
         "previous_mean_over_all_queries",
         "the previous-token weights are averaged over all n queries, not over the n - 1 that have a previous token",
-        "Query 0 has no previous token: the diagonal below the main one (offset=-1) holds n - 1 weights, "
-        "and its mean divides by n - 1.",
+        "The first query (query 0) has no previous token: the diagonal below the main one (offset=-1) "
+        "holds n - 1 weights, and its mean divides by n - 1.",
     ),
     Mistake(
         "layers_not_chained",

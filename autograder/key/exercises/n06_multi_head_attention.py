@@ -54,8 +54,6 @@ def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_hea
         scores = scores / np.sqrt(inputs.shape[-1], dtype=scores.dtype)
     elif scale == "d_model_per_head":  # d_head read off the inputs' width, not the projections'
         scores = scores / np.sqrt(inputs.shape[-1] // n_heads, dtype=scores.dtype)
-    elif scale == "d_k_whole":  # the projections' whole width, every head's together
-        scores = scores / np.sqrt(np.shape(w_key)[-1], dtype=scores.dtype)
     return scores
 
 
@@ -96,7 +94,7 @@ _MHA_MUTANTS = {
     # no heads stacked below each other here: before W_O that is only a shape error, which heads
     # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
     "no_scaling": _multi_head(scale=None),
-    "scale_by_sqrt_d_model": [_multi_head(scale="d_model"), _multi_head(scale="d_k_whole")],
+    "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
     "d_head_from_input_width": _multi_head(scale="d_model_per_head"),
     "softmax_wrong_axis": _multi_head(axis=-2),
     "softmax_no_max_subtraction": _multi_head(softmax="naive"),
@@ -170,7 +168,7 @@ EXERCISES = [
         uses=_USES_SPLIT,
         mutants={
             "no_scaling": _head_weights(scale=None),
-            "scale_by_sqrt_d_model": [_head_weights(scale="d_model"), _head_weights(scale="d_k_whole")],
+            "scale_by_sqrt_d_model": _head_weights(scale="d_model"),
             "d_head_from_input_width": _head_weights(scale="d_model_per_head"),
             "softmax_wrong_axis": _head_weights(axis=-2),
             "softmax_no_max_subtraction": _head_weights(softmax="naive"),
