@@ -1243,3 +1243,17 @@ def test_a_second_residual_that_adds_the_blocks_input_is_named():
     inputs = [call["probes"][0]["inputs"] for _, _, call in _calls()
               if call["exercise"] == "block_forward" and not call["hidden"]][0]
     _only_named(_failure("block_forward", block_forward, *inputs), "second_residual_from_block_input")
+
+
+def test_logits_outside_the_top_k_set_to_zero_are_named():
+    import torch
+
+    def next_token_probabilities(logits, temperature, top_k=None):
+        logits = logits / temperature
+        if top_k is not None and top_k < logits.shape[-1]:
+            kth = torch.topk(logits, top_k, dim=-1).values[..., -1:]
+            logits = logits.masked_fill(logits < kth, 0.0)  # 0 where -inf belongs
+        return torch.softmax(logits, dim=-1)
+
+    logits = np.random.default_rng(906).normal(size=(3, 7)).astype(np.float32)
+    _only_named(_failure("next_token_probabilities", next_token_probabilities, logits, 1.5, 3), "mask_with_zero")

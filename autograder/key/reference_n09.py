@@ -209,11 +209,12 @@ def causal_lm_loss(logits, targets, *, reduce="mean", shift=False, softmax_first
 
 
 def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op="divide", top_k_extra=0,
-                             renormalise=True):
+                             renormalise=True, fill=-np.inf):
     """``softmax(logits / temperature)`` with the ``top_k`` largest logits of each row kept.
 
     Knobs: ``temperature_op`` ``multiply``; ``top_k_extra`` +1 or -1 (one more or one fewer kept);
-    ``renormalise`` False (the rest zeroed after the softmax, not renormalised).
+    ``renormalise`` False (the rest zeroed after the softmax, not renormalised); ``fill`` 0.0 (the
+    logits outside the top k set to 0 instead of -inf before the softmax).
     """
     logits = as_float(logits)
     t = logits.dtype.type(temperature)
@@ -224,7 +225,7 @@ def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op=
     kth = -np.sort(-scaled, axis=-1)[..., k - 1:k]  # (batch, 1): the k-th largest
     if not renormalise:
         return np.where(scaled >= kth, ref.softmax(scaled, axis=-1), 0.0).astype(scaled.dtype)
-    return ref.softmax(np.where(scaled >= kth, scaled, -np.inf), axis=-1)
+    return ref.softmax(np.where(scaled >= kth, scaled, scaled.dtype.type(fill)), axis=-1)
 
 
 # the stand-in's messages, word for word as the notebook's StandInModel raises them (each names a

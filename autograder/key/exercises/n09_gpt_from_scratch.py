@@ -156,6 +156,8 @@ EXERCISES = [
             "top_k_off_by_one": [_with(ref9.next_token_probabilities, top_k_extra=1),
                                  _with(ref9.next_token_probabilities, top_k_extra=-1)],
             "top_k_not_renormalised": _with(ref9.next_token_probabilities, renormalise=False),
+            # the logits outside the top k set to 0, not -inf, before the softmax
+            "mask_with_zero": _with(ref9.next_token_probabilities, fill=0.0),
         },
     ),
     Exercise(
