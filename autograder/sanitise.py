@@ -23,7 +23,7 @@ MAX_CELL_SOURCE = 1 << 20  # characters of one cell's code that are read for pat
 # Names whose rebinding or patching in submitted code is reported (it cannot change a grade: test
 # cells are judged by the grader, not in the learner's process; the report tells the instructor).
 GUARDED_NAMES = {"check", "check_rows_sum_to_one", "check_shift_invariance", "check_permutation_equivariance",
-                 "expect_close", "close", "judge", "CheckFailed", "AssertionError", "print", "get_ipython", "exit",
+                 "check_raises", "expect_close", "close", "judge", "CheckFailed", "AssertionError", "print", "get_ipython", "exit",
                  "__builtins__", "__import__"}
 GUARDED_MODULES = {"np", "numpy", "torch", "tf", "tensorflow", "keras", "scipy", "attention_course", "checks",
                    "builtins", "sys", "IPython", "os", "nbgrader"}

@@ -985,9 +985,9 @@ def test_a_slice_off_by_a_factor_of_the_inputs_length_is_told_so():
         return np.stack([previous, special, itself], axis=-1)
 
     weights = _softmax_rows(RNG.normal(size=(2, 3, 5, 5)))
-    message = _failure("head_patterns", head_patterns, weights)
-    assert "index 0 is 0.8 times the expected one" in message and "n - 1" in message, message
-    assert _titles_in(message) == 0, message
+    message = _failure("head_patterns", head_patterns, weights)  # a catalogued slip since blind set 3
+    _only_named(message, "previous_mean_over_all_queries")
+    assert "n - 1" in message, message
 
 
 def test_a_size_equal_to_a_width_on_every_wrong_input_is_not_named_as_that_size():
@@ -1046,3 +1046,214 @@ def test_no_symptom_wording_carries_a_catalogued_title():
     code = "".join(path.read_text(encoding="utf-8") for path in Path(verdict.__file__).parent.glob("*.py"))
     joined = re.sub(r'"\s*\n\s*f?"', "", code)  # the pieces of implicitly joined strings
     assert not [m.id for m in CATALOGUE.values() if m.title in joined]
+
+
+def _mhsa_inputs():
+    rng = np.random.default_rng(7)
+    return ((rng.normal(size=(2, 5, 8))).astype(np.float32),
+            *((rng.normal(size=(8, 8)) / np.sqrt(8)).astype(np.float32) for _ in range(4)), 4, False)
+
+
+def test_a_layer_left_in_training_mode_is_told_its_dropout_is_active():
+    import torch
+
+    from autograder.key import get_exercise
+
+    reference = get_exercise("mhsa_forward").reference
+
+    def mhsa_forward(inputs, w_query, w_key, w_value, w_out, n_heads, causal):  # layer.eval() forgotten
+        arrays = [v.numpy() if hasattr(v, "numpy") else v for v in (inputs, w_query, w_key, w_value, w_out)]
+        return torch.nn.Dropout(0.5)(torch.from_numpy(np.asarray(reference(*arrays, n_heads, causal))))
+
+    message = _failure("mhsa_forward", mhsa_forward, *_mhsa_inputs())
+    assert _titles_in(message) == 0, message  # random initial parameters change a result as well
+    assert all(word in message for word in ("the same input a second time", "training mode", "dropout", "eval()"))
+
+
+def _generate_inputs(n_prompt, steps):
+    rng = np.random.default_rng(5)  # the stand-in's embedding (V=9), positions (context 24), output weights
+    return (rng.integers(0, 9, size=(1, n_prompt)), steps, 0.0, None, rng.normal(size=(9, 5)),
+            rng.normal(size=(24, 5)), rng.normal(size=(5, 9)))
+
+
+def _generate_that(checks_length: bool, past_context=IndexError):
+    def generate_with_stand_in(prompt, steps, temperature, top_k, embedding, positions, w_out):
+        n_prompt, context = prompt.shape[-1], positions.shape[0]
+        if checks_length and n_prompt + steps > context:
+            raise ValueError("too long for the context")
+        if n_prompt > context:
+            raise past_context("the model read past its positions")
+        return prompt.new_zeros((prompt.shape[0], n_prompt + steps))
+    return generate_with_stand_in
+
+
+def test_a_check_can_expect_the_error_the_exercise_asks_for(capsys):
+    when = "n_prompt + steps > model.context_length"
+    checks.check_raises("generate", _generate_that(True), *_generate_inputs(20, 5), error="ValueError", when=when)
+    assert "✓ generate: raises ValueError when n_prompt + steps > model.context_length" in capsys.readouterr().out
+    for n_prompt, missing in ((20, "returned a result"), (26, "raised IndexError")):
+        with pytest.raises(checks.CheckFailed) as failure:
+            checks.check_raises("generate", _generate_that(False), *_generate_inputs(n_prompt, 5),
+                                error="ValueError", when=when)
+        message = str(failure.value)
+        assert f"should raise ValueError when {when}" in message and missing in message, message
+        assert "raise ValueError" in message.split("but it")[1], message  # the check to add is said
+
+
+def test_generates_hidden_tests_expect_the_length_check():
+    raising = [call for _, cell, call in _calls() if call["kind"] == "raises"]
+    assert {call["exercise"] for call in raising} == {"generate"}
+    assert all(call["hidden"] and call["options"]["error"] == "ValueError" for call in raising)
+
+
+# --- mistakes blind sets 1-3 made in notebooks 06 to 10, each written as a learner would ----------
+
+
+def _count_without(part):
+    def count_parameters(vocab_size, context_length, d_model, n_layers):
+        d = d_model
+        mlp = 8 * d * d + (0 if part == "mlp_biases" else 5 * d)
+        norms = 0 if part == "norms" else 4 * d
+        final = 0 if part == "norms" else 2 * d
+        return vocab_size * d + context_length * d + n_layers * (4 * d * d + mlp + norms) + final + d * vocab_size
+    return count_parameters
+
+
+def _loss_over_tokens(logits, targets):
+    import torch
+
+    log_p = torch.log_softmax(logits, dim=1)  # the tokens' axis of (batch, tokens, vocab)
+    return -log_p.gather(-1, targets.long().unsqueeze(-1)).mean()
+
+
+def _online_correction_inverted(scores, block):
+    running_max = np.full(scores.shape[:-1] + (1,), -np.inf)
+    running_sum = np.zeros(scores.shape[:-1] + (1,))
+    for start in range(0, scores.shape[-1], block):
+        part = scores[..., start:start + block]
+        new_max = np.maximum(running_max, part.max(axis=-1, keepdims=True))
+        running_sum = running_sum * np.exp(new_max - running_max) + np.exp(part - new_max).sum(axis=-1, keepdims=True)
+        running_max = new_max
+    return np.exp(scores - running_max) / running_sum
+
+
+def _grouped_causal(queries, keys, values):
+    group = queries.shape[-3] // keys.shape[-3]
+    keys, values = np.repeat(keys, group, axis=-3), np.repeat(values, group, axis=-3)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    allowed = np.tril(np.ones(scores.shape[-2:], dtype=bool), k=keys.shape[-2] - queries.shape[-2])
+    return ref.softmax(np.where(allowed, scores, -np.inf)) @ values
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistake"), [
+    ("count_parameters", _count_without("mlp_biases"), "parameters_mlp_biases_missing"),
+    ("count_parameters", _count_without("norms"), "parameters_layer_norms_missing"),
+    ("causal_lm_loss", _loss_over_tokens, "loss_softmax_over_tokens"),
+    ("online_softmax", _online_correction_inverted, "online_sum_not_rescaled"),
+    ("grouped_query_attention", _grouped_causal, "causal_mask_not_asked"),
+])
+def test_slips_of_blind_sets_in_notebooks_09_and_10_are_named(exercise, function, mistake):
+    visible = [call["probes"][0]["inputs"] for _, _, call in _calls()
+               if call["exercise"] == exercise and call["kind"] == "check" and not call["hidden"]]
+    assert visible, exercise
+    for inputs in visible[:2]:
+        message = _failure(exercise, function, *inputs)
+        assert CATALOGUE[mistake].title in message, message
+
+
+def test_d_head_read_off_the_inputs_width_is_named():
+    def head_weights(inputs, w_query, w_key, n_heads):
+        d_head = inputs.shape[-1] // n_heads  # the inputs' width, not the projections'
+        queries, keys = (ref.split_heads(inputs @ w, n_heads) for w in (w_query, w_key))
+        return ref.softmax(queries @ np.swapaxes(keys, -1, -2) / np.sqrt(d_head))
+
+    rng = np.random.default_rng(606)
+    message = _failure("head_weights", head_weights, rng.normal(size=(5, 6)), rng.normal(size=(6, 4)),
+                       rng.normal(size=(6, 4)), 2)
+    _only_named(message, "d_head_from_input_width")
+
+
+def _embedding_inputs():
+    rng = np.random.default_rng(808)
+    return (np.array([[3, 7, 1, 9, 4], [2, 2, 8, 0, 5]]), np.array([[0, 0, 1, 1, 1], [0, 0, 0, 1, 1]]),
+            rng.normal(size=(10, 8)), rng.normal(size=(6, 8)), rng.normal(size=(2, 8)),
+            np.stack([1 + 0.3 * rng.normal(size=8), 0.3 * rng.normal(size=8)]))
+
+
+@pytest.mark.parametrize(("slip", "mistake"), [
+    ("norm_rows_swapped", "layer_norm_scale_shift_swapped"),
+    ("types_row_zero", "embedding_lookup_wrong_ids"),
+    ("positions_by_ids", "embedding_lookup_wrong_ids"),
+])
+def test_slips_of_bert_embeddings_are_named(slip, mistake):
+    from autograder.key.reference_n08 import layer_norm
+
+    def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
+        positions = token_ids if slip == "positions_by_ids" else np.arange(token_ids.shape[1])
+        types = np.zeros_like(token_types) if slip == "types_row_zero" else token_types
+        summed = word_embeddings[token_ids] + position_embeddings[positions] + type_embeddings[types]
+        gamma, beta = embedding_norm[::-1] if slip == "norm_rows_swapped" else embedding_norm
+        return layer_norm(summed, gamma, beta)
+
+    _only_named(_failure("bert_embeddings", bert_embeddings, *_embedding_inputs()), mistake)
+
+
+def test_the_rows_of_the_special_tokens_are_named_where_their_columns_belong():
+    def head_patterns(weights):
+        previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
+        special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)  # rows, not columns
+        return np.stack([previous, special, np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)], axis=-1)
+
+    weights = ref.softmax(np.random.default_rng(809).normal(size=(2, 3, 6, 6)) * 2)
+    _only_named(_failure("head_patterns", head_patterns, weights), "special_tokens_rows")
+
+
+@pytest.mark.parametrize(("slip", "mistake"), [
+    ("specials_halved", "special_tokens_averaged"),
+    ("previous_over_n", "previous_mean_over_all_queries"),
+])
+def test_slips_of_head_patterns_are_named(slip, mistake):
+    def head_patterns(weights):
+        diagonal = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1)
+        previous = diagonal.sum(axis=-1) / weights.shape[-1] if slip == "previous_over_n" else diagonal.mean(axis=-1)
+        special = (weights[..., :, 0] + weights[..., :, -1]) / (2 if slip == "specials_halved" else 1)
+        return np.stack([previous, special.mean(axis=-1), np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)],
+                        axis=-1)
+
+    weights = ref.softmax(np.random.default_rng(810).normal(size=(2, 3, 6, 6)) * 2)
+    _only_named(_failure("head_patterns", head_patterns, weights), mistake)
+
+
+def test_a_layer_norm_over_the_whole_tensor_is_named():
+    def layer_norm(x, gamma, beta, eps=1e-5):
+        mean = x.mean()
+        return (x - mean) / ((x - mean) ** 2).mean().add(eps).sqrt() * gamma + beta
+
+    inputs = [i for _, _, call in _calls() if call["exercise"] == "layer_norm" and not call["hidden"]
+              for i in [call["probes"][0]["inputs"]]][0]
+    assert CATALOGUE["layer_norm_wrong_axis"].title in _failure("layer_norm", layer_norm, *inputs)
+
+
+def test_a_second_residual_that_adds_the_blocks_input_is_named():
+    from autograder.key import reference_n09 as ref9
+
+    def block_forward(*inputs):  # the learner's block with out = x + mlp(norm_2(h))
+        return ref9.block(*(v.numpy() if hasattr(v, "numpy") else v for v in inputs), second_residual_from="inputs")
+
+    inputs = [call["probes"][0]["inputs"] for _, _, call in _calls()
+              if call["exercise"] == "block_forward" and not call["hidden"]][0]
+    _only_named(_failure("block_forward", block_forward, *inputs), "second_residual_from_block_input")
+
+
+def test_logits_outside_the_top_k_set_to_zero_are_named():
+    import torch
+
+    def next_token_probabilities(logits, temperature, top_k=None):
+        logits = logits / temperature
+        if top_k is not None and top_k < logits.shape[-1]:
+            kth = torch.topk(logits, top_k, dim=-1).values[..., -1:]
+            logits = logits.masked_fill(logits < kth, 0.0)  # 0 where -inf belongs
+        return torch.softmax(logits, dim=-1)
+
+    logits = np.random.default_rng(906).normal(size=(3, 7)).astype(np.float32)
+    _only_named(_failure("next_token_probabilities", next_token_probabilities, logits, 1.5, 3), "mask_with_zero")

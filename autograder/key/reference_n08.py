@@ -71,6 +71,12 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     n_tokens = token_ids.shape[-1]
     positions = np.arange(n_tokens) + (1 if mistake == "positions_off_by_one" else 0)
     hidden = as_float(word_embeddings)[token_ids]  # (batch, tokens, d_model)
+    # catalogued as embedding_lookup_wrong_ids: positions or types looked up by the token ids, types by row 0
+    if mistake == "positions_from_token_ids":
+        positions = token_ids
+    if mistake in ("types_from_token_ids", "types_all_zero"):
+        n_types = np.shape(type_embeddings)[0]
+        token_types = token_ids % n_types if mistake == "types_from_token_ids" else np.zeros_like(token_types)
     if mistake != "position_embeddings_missing":
         hidden = hidden + as_float(position_embeddings)[positions]  # (tokens, d_model) broadcasts
     if mistake != "token_type_embeddings_missing":
@@ -78,6 +84,8 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     if mistake == "embedding_layer_norm_missing":
         return hidden
     embedding_norm = as_float(embedding_norm)
+    if mistake == "layer_norm_scale_shift_swapped":  # row 1 (beta) as gamma, row 0 (gamma) as beta
+        return layer_norm(hidden, embedding_norm[1], embedding_norm[0])
     return layer_norm(hidden, embedding_norm[0], embedding_norm[1])
 
 
@@ -147,6 +155,10 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mis
 # --- exercise 4: one encoder layer ---------------------------------------------------------------
 
 
+# catalogued as layer_norms_mixed_up: the two layer norms swapped, or one used for both
+_NORM_ORDERS = {"norms_swapped": (1, 0), "first_norm_twice": (0, 0), "second_norm_twice": (1, 1)}
+
+
 def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                norms, n_heads, mistake=None, head_weights=bert_head_weights, split=split_heads,
                combine=combine_heads):
@@ -163,7 +175,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     b_out = 0.0 if "out" in missing else b_out
     ffn_b_in = 0.0 if "ffn_in" in missing else ffn_b_in
     ffn_b_out = 0.0 if "ffn_out" in missing else ffn_b_out
-    norms = as_float(norms)
+    norms = as_float(norms)[list(_NORM_ORDERS.get(mistake, (0, 1)))]  # mixed up: swapped, or one twice
 
     def attention(x):
         weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads,
@@ -196,7 +208,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
 
 # the embeddings' own mistakes, which a sentence embedding computing its embeddings inline can make
 EMBEDDING_MISTAKES = ("embedding_layer_norm_missing", "token_type_embeddings_missing", "position_embeddings_missing",
-                      "positions_off_by_one")
+                      "positions_off_by_one", "layer_norm_scale_shift_swapped")
 
 
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings,
@@ -208,9 +220,12 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
     attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
     n_layers = np.shape(attention_w)[0]
+    embedded = hidden
     for layer in range(n_layers - 1 if mistake == "last_layer_skipped" and n_layers > 1 else n_layers):
-        hidden = bert_layer(hidden, attended, attention_w[layer], attention_b[layer], ffn_w_in[layer],
-                            ffn_b_in[layer], ffn_w_out[layer], ffn_b_out[layer], norms[layer], n_heads)
+        read = embedded if mistake == "layers_not_chained" else hidden  # not chained: each reads the embeddings
+        w = 0 if mistake == "layer_weights_not_indexed" else layer  # not indexed: the first layer's weights each time
+        hidden = bert_layer(read, attended, attention_w[w], attention_b[w], ffn_w_in[w], ffn_b_in[w], ffn_w_out[w],
+                            ffn_b_out[w], norms[w], n_heads)
     if mistake == "cls_pooling":
         return hidden[:, 0]
     if mistake == "mean_pool_includes_padding":
@@ -218,6 +233,8 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
     if mistake == "mean_pool_padded_length":  # the real tokens summed, divided by every token's count
         return (hidden * weights).sum(axis=-2) / hidden.shape[-2]
+    if mistake == "pooled_sum_not_mean":  # the real tokens summed, never divided
+        return (hidden * weights).sum(axis=-2)
     return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
 
 
@@ -235,11 +252,15 @@ def head_patterns(weights, mistake=None, short=None):
     offset = 1 if mistake == "next_token_instead_of_previous" else -1
     diagonal = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1)  # (..., n - 1)
     previous = diagonal.mean(axis=-1)
+    if mistake == "previous_mean_over_all_queries":  # n - 1 weights divided by n
+        previous = diagonal.sum(axis=-1) / weights.shape[-1]
     if short is not None and diagonal.shape[-1] >= 2:
         skipped, divided = short
         seen = diagonal[..., 1:] if skipped == "first" else diagonal[..., :-1]
         previous = seen.mean(axis=-1) if divided == "mean" else seen.sum(axis=-1) / diagonal.shape[-1]
     special = weights[..., :, 0] if mistake == "special_tokens_cls_only" else (
+        weights[..., 0, :] + weights[..., -1, :] if mistake == "special_tokens_rows" else
+        (weights[..., :, 0] + weights[..., :, -1]) / 2 if mistake == "special_tokens_averaged" else
         weights[..., :, 0] + weights[..., :, -1])
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special.mean(axis=-1), itself], axis=-1)

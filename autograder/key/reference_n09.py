@@ -62,7 +62,7 @@ def layer_norm(x, gamma, beta, eps=EPS, *, variance="biased", eps_where="varianc
     gamma, beta = (as_float(beta), as_float(gamma)) if swap else (as_float(gamma), as_float(beta))
     gamma, beta = gamma.astype(x.dtype, copy=False), beta.astype(x.dtype, copy=False)
     mean = x.mean(axis=axis, keepdims=True)
-    d = x.shape[axis]
+    d = x.size if axis is None else x.shape[axis]  # None: one mean and variance for the whole tensor
     squares = ((x - mean) ** 2).sum(axis=axis, keepdims=True)
     var = squares / (d - 1 if variance == "unbiased" else d)
     eps = x.dtype.type(eps)
@@ -104,7 +104,7 @@ def causal_attention(queries, keys, values, *, mask="lower_right", masking="-inf
 
 def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads, *,
           order="pre", residual=("attention", "mlp"), residual_from="inputs", activation=None,
-          mlp_biases=True, norm_axis=-1, **attention_knobs):
+          mlp_biases=True, norm_axis=-1, norm_order=(0, 1), second_residual_from="hidden", **attention_knobs):
     """A pre-LayerNorm GPT block: ``h = x + attn(LN1(x))``, ``out = h + mlp(LN2(h))``.
 
     ``attention_w``: (4, d, d) W_Q, W_K, W_V, W_O; the MLP's weights course-style; ``norms``
@@ -112,12 +112,14 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
     layer norm); ``residual`` the sub-layers that keep their residual connection; ``residual_from``
     ``normalised`` (the normalised input added back instead of the input); ``activation`` a
     mistake of :func:`gelu` (``relu_instead_of_gelu``, ``gelu_tanh_approximation``);
-    ``mlp_biases`` False; ``norm_axis`` another axis for the layer norms; the others go to 07's
+    ``mlp_biases`` False; ``norm_axis`` another axis for the layer norms; ``norm_order`` which of the
+    two layer norms each place uses ((1, 0) swapped, (0, 0) the first twice); ``second_residual_from``
+    ``inputs`` (the MLP's residual adds the block's input x instead of h); the others go to 07's
     ``mhsa`` (``transpose_weights``, ``split``, ``combine``, ``project``, ...).
     """
     x = as_float(inputs)
     attention_w = as_float(attention_w).astype(x.dtype, copy=False)
-    norms = as_float(norms).astype(x.dtype, copy=False)
+    norms = as_float(norms).astype(x.dtype, copy=False)[list(norm_order)]
 
     def norm(value, which):
         if order == "none":
@@ -139,7 +141,7 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
     base = normed if residual_from == "normalised" else x
     hidden = base + attended if "attention" in residual else attended
     normed = norm(hidden, 1)
-    base = normed if residual_from == "normalised" else hidden
+    base = normed if residual_from == "normalised" else x if second_residual_from == "inputs" else hidden
     return base + mlp(normed) if "mlp" in residual else mlp(normed)
 
 
@@ -148,19 +150,20 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
 
 def count_parameters(vocab_size, context_length, d_model, n_layers, *, head_bias=False,
                      attention_biases=False, norm_parameters=2, mlp_factor=4, positions=True,
-                     final_norm=True, tied_head=False):
+                     final_norm=True, tied_head=False, mlp_biases=True, block_norms=True):
     """Parameters of the notebook's GPT, from its sizes.
 
     Knobs: ``head_bias`` (a bias counted in the output head); ``attention_biases`` (biases counted in
     W_Q, W_K, W_V, W_O); ``norm_parameters`` 1 (gamma only per layer norm); ``mlp_factor`` 1 (the MLP
     as wide as the model inside); ``positions`` False (no position embedding); ``final_norm`` False;
-    ``tied_head`` (the head counted as the token embedding's).
+    ``tied_head`` (the head counted as the token embedding's); ``mlp_biases`` False (the MLP's two
+    biases left out); ``block_norms`` False (the blocks' two layer norms left out).
     """
     v, c, d, n = (int(a) for a in (vocab_size, context_length, d_model, n_layers))
     attention = 4 * d * d + (4 * d if attention_biases else 0)
     inner = mlp_factor * d
-    mlp = d * inner + inner + inner * d + d
-    norms = 2 * norm_parameters * d
+    mlp = d * inner + inner * d + (inner + d if mlp_biases else 0)
+    norms = 2 * norm_parameters * d if block_norms else 0
     total = v * d + (c * d if positions else 0) + n * (attention + mlp + norms)
     total += norm_parameters * d if final_norm else 0
     total += 0 if tied_head else d * v + (v if head_bias else 0)
@@ -171,13 +174,14 @@ def count_parameters(vocab_size, context_length, d_model, n_layers, *, head_bias
 
 
 def causal_lm_loss(logits, targets, *, reduce="mean", shift=False, softmax_first=False, sign=-1.0,
-                   stable=True, mean_over="all"):
+                   stable=True, mean_over="all", axis=-1):
     """Mean over every position of ``-log softmax(logits)[target]``: a scalar.
 
     Knobs: ``reduce`` ``sum``; ``shift`` (logits and targets shifted once more: ``logits[:, :-1]``
     against ``targets[:, 1:]``); ``softmax_first`` (cross-entropy of the probabilities, a softmax
     taken twice); ``sign`` +1 (the minus sign lost); ``stable`` False (exp of the raw logits:
-    overflows); ``mean_over`` ``batch`` (summed over the tokens, averaged over the batch).
+    overflows); ``mean_over`` ``batch`` (summed over the tokens, averaged over the batch); ``axis``
+    -2 (the log-softmax over the tokens, dim=1, instead of the vocabulary).
     """
     logits = as_float(logits)
     targets = np.asarray(targets).astype(np.int64)
@@ -186,10 +190,10 @@ def causal_lm_loss(logits, targets, *, reduce="mean", shift=False, softmax_first
     if softmax_first:
         logits = ref.softmax(logits, axis=-1)
     if stable:
-        top = logits.max(axis=-1, keepdims=True)
-        log_norm = top + np.log(np.exp(logits - top).sum(axis=-1, keepdims=True))
+        top = logits.max(axis=axis, keepdims=True)
+        log_norm = top + np.log(np.exp(logits - top).sum(axis=axis, keepdims=True))
     else:
-        log_norm = np.log(np.exp(logits).sum(axis=-1, keepdims=True))
+        log_norm = np.log(np.exp(logits).sum(axis=axis, keepdims=True))
     log_probabilities = logits - log_norm  # (batch, tokens, vocab)
     picked = np.take_along_axis(log_probabilities, targets[..., None], axis=-1)[..., 0]  # (batch, tokens)
     if reduce == "sum":
@@ -205,11 +209,12 @@ def causal_lm_loss(logits, targets, *, reduce="mean", shift=False, softmax_first
 
 
 def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op="divide", top_k_extra=0,
-                             renormalise=True):
+                             renormalise=True, fill=-np.inf):
     """``softmax(logits / temperature)`` with the ``top_k`` largest logits of each row kept.
 
     Knobs: ``temperature_op`` ``multiply``; ``top_k_extra`` +1 or -1 (one more or one fewer kept);
-    ``renormalise`` False (the rest zeroed after the softmax, not renormalised).
+    ``renormalise`` False (the rest zeroed after the softmax, not renormalised); ``fill`` 0.0 (the
+    logits outside the top k set to 0 instead of -inf before the softmax).
     """
     logits = as_float(logits)
     t = logits.dtype.type(temperature)
@@ -220,7 +225,7 @@ def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op=
     kth = -np.sort(-scaled, axis=-1)[..., k - 1:k]  # (batch, 1): the k-th largest
     if not renormalise:
         return np.where(scaled >= kth, ref.softmax(scaled, axis=-1), 0.0).astype(scaled.dtype)
-    return ref.softmax(np.where(scaled >= kth, scaled, -np.inf), axis=-1)
+    return ref.softmax(np.where(scaled >= kth, scaled, scaled.dtype.type(fill)), axis=-1)
 
 
 # the stand-in's messages, word for word as the notebook's StandInModel raises them (each names a

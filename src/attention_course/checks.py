@@ -162,6 +162,13 @@ def check_permutation_equivariance(exercise: str, candidate: Callable, *inputs, 
          seed=seed)
 
 
+def check_raises(exercise: str, candidate: Callable, *inputs, error: str = "ValueError", when: str = "",
+                 **kwargs) -> None:
+    """``candidate(*inputs, **kwargs)`` must raise ``error`` (an exception's class name): the exercise
+    text asks for it ``when`` the inputs are such (said in the message if it does not)."""
+    _run("raises", exercise, candidate, inputs, kwargs, error=error, when=when)
+
+
 def expect_close(actual, expected, decimals: int = 4, what: str = "the result") -> None:
     """Compare numbers computed in a notebook with expected ones (those a seed printed).
 

@@ -83,6 +83,9 @@ MULTIPLES: dict[str, str] = {"n_heads": "n_kv_heads"}
 # (``x @ x``) gives numbers instead of a shape error, which tells it from other slips (``x * x``) that
 # mismatch the same two sizes everywhere else (four fresh sets' PyTorch cases in notebook 01).
 SQUARE: dict[str, tuple[str, ...]] = {"self_attention_no_weights": ("tokens", "d")}
+# exercises whose function builds a torch module with dropout: the check's own input is run a second
+# time, where a result that changes tells a layer left in training mode
+REPEATED = frozenset({"mhsa_forward"})
 
 _SCALARS = ("int", "float", "heads")
 # Sizes for the "other sizes" probe: all different from each other and from the check's own.
@@ -221,9 +224,11 @@ _MAKERS = {"%": _key_mask, "#": _positions}
 
 def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
     """Further inputs for one check of ``exercise`` on ``inputs`` (see the module's docstring)."""
+    again = [{"inputs": list(inputs), "kwargs": kwargs, "label": "the same input a second time",
+              "repeat": True}] if exercise in REPEATED else []
     contract = CONTRACTS.get(exercise)
     if contract is None or violations(exercise, inputs):
-        return []
+        return again
     probes = []
     specs = list(zip(contract, inputs, strict=True))
     numeric = [i for i, (spec, v) in enumerate(specs) if _numeric(v) and "<=" not in spec and spec[0] not in _MAKERS]
@@ -244,7 +249,7 @@ def evidence_probes(exercise: str, inputs: list, kwargs: dict) -> list[dict]:
         probes.append({"inputs": reshaped[0], "kwargs": kwargs, "label": reshaped[1]})
     if exercise in SQUARE:
         probes.append(_square(exercise, specs, kwargs))
-    return probes
+    return probes + again
 
 
 def _square(exercise: str, specs: list, kwargs: dict) -> dict:

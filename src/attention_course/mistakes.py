@@ -205,7 +205,8 @@ _CATALOGUE = [
         "only part of the output was computed",
         "Check that every query row (every token), every head and every sequence of a batch gets its "
         "own output, and that every loop (over tokens, heads, layers or the terms of a sum) runs from "
-        "the first item to the last.",
+        "the first item to the last: an off-by-one in a range(...) skips the last token, the last "
+        "head or the last layer.",
     ),
     Mistake(
         "softmax_over_all_entries",
@@ -340,6 +341,13 @@ _CATALOGUE = [
         "A 3-d attn_mask has shape (batch * n_heads, n_queries, n_keys): merge the batch and heads axes "
         "into one, sequence by sequence.",
     ),
+    Mistake(
+        "d_head_from_input_width",
+        "d_head is computed from the inputs' width (d_model // n_heads), not from the projected width",
+        "Each head's width is the projected width split into heads: d_head = w_query.shape[1] // "
+        "n_heads (the queries' last axis divided by n_heads). Where the projections change the width, "
+        "d_model // n_heads is another number, and the scores are divided by the wrong sqrt.",
+    ),
     # --- notebook 08: a pretrained transformer (BERT layers) ---
     Mistake(
         "weights_not_transposed",
@@ -433,6 +441,57 @@ _CATALOGUE = [
         "only [CLS] was counted as a special token, not [SEP]",
         "The special tokens of one sentence are [CLS] (first key) and [SEP] (last key): add the "
         "weights on both.",
+    ),
+    Mistake(
+        "embedding_lookup_wrong_ids",
+        "a position or token type embedding is looked up with the wrong ids",
+        "Each table has its own ids: the word embeddings are indexed by token_ids, the position "
+        "embeddings by the positions np.arange(n_tokens) (counted from 0), and the token type "
+        "embeddings by token_types (the segment of each token), never by the token ids or one fixed row.",
+    ),
+    Mistake(
+        "pooled_sum_not_mean",
+        "the real tokens' vectors are summed, not averaged (no division by their number)",
+        "Mean pooling divides the sum over the real tokens by how many there are: "
+        "(hidden * mask[..., None]).sum(axis=-2) / mask.sum(axis=-1, keepdims=True).",
+    ),
+    Mistake(
+        "special_tokens_averaged",
+        "the weights on [CLS] and [SEP] are averaged instead of added",
+        "The exercise asks for the weight on the special tokens together: weights[..., :, 0] + "
+        "weights[..., :, -1], their sum (not the average of the two), then the mean over the queries.",
+    ),
+    Mistake(
+        "previous_mean_over_all_queries",
+        "the previous-token weights are averaged over all n queries, not over the n - 1 that have a previous token",
+        "The first query (query 0) has no previous token: the diagonal below the main one (offset=-1) "
+        "holds n - 1 weights, and its mean divides by n - 1.",
+    ),
+    Mistake(
+        "layers_not_chained",
+        "the layers are not chained: each layer reads the embeddings instead of the previous layer's output",
+        "Run the layers in turn, feeding each one the output of the one before: inside the loop, "
+        "hidden = bert_layer(hidden, ...), so that layer l reads what layer l - 1 wrote.",
+    ),
+    Mistake(
+        "layer_weights_not_indexed",
+        "every layer uses the first layer's weights (the loop does not index the weights by the layer)",
+        "The weights are stacked along the layers: layer l uses attention_w[l], attention_b[l], "
+        "ffn_w_in[l], ... and norms[l], not index 0 each time through the loop.",
+    ),
+    Mistake(
+        "special_tokens_rows",
+        "the rows of [CLS] and [SEP] were used instead of their columns",
+        "The weight a query puts on a key is in that key's column: weights[..., :, 0] is every "
+        "query's weight on [CLS] (the first key) and weights[..., :, -1] on [SEP]. A row, "
+        "weights[..., 0, :], is what [CLS] itself attends to, and always sums to 1.",
+    ),
+    Mistake(
+        "layer_norms_mixed_up",
+        "the two layer norms are mixed up: swapped, or one of them used twice",
+        "A layer has two layer norms, each with its own gamma and beta: norm_1 (norms[0]) goes with "
+        "the attention and norm_2 (norms[1]) with the feed-forward part (the MLP). Use each once, in "
+        "that order.",
     ),
     # --- notebook 07: trainable attention, positions, a key-value cache ---
     Mistake(
@@ -568,8 +627,10 @@ _CATALOGUE = [
     ),
     Mistake(
         "layer_norm_scale_shift_swapped",
-        "gamma and beta are swapped",
-        "gamma multiplies the normalised vector and beta is added: normalised * gamma + beta.",
+        "gamma and beta are swapped (the layer norm's scale and shift)",
+        "gamma multiplies the normalised vector and beta is added: normalised * gamma + beta. Where "
+        "they come stacked (a (2, d_model) array of a layer norm's parameters), row 0 is gamma and "
+        "row 1 beta.",
     ),
     Mistake(
         "layer_norm_after_sublayer",
@@ -617,6 +678,30 @@ _CATALOGUE = [
         "a part of the model is not counted",
         "Count every part: the token embedding (vocab_size * d_model), the position embedding "
         "(context_length * d_model), the blocks, the final layer norm (2 * d_model) and the head.",
+    ),
+    Mistake(
+        "parameters_mlp_biases_missing",
+        "the MLP's biases are not counted",
+        "Both linear layers of the MLP have a bias: 4 * d_model numbers for the first (its output "
+        "width) and d_model for the second, in every block.",
+    ),
+    Mistake(
+        "parameters_layer_norms_missing",
+        "the layer norms' parameters (gamma and beta) are not counted",
+        "Each layer norm learns a gamma and a beta of d_model numbers each: two layer norms in every "
+        "block (norm_1, norm_2) and one at the end, 2 * d_model parameters each.",
+    ),
+    Mistake(
+        "loss_softmax_over_tokens",
+        "the log-softmax is taken over the tokens (dim=1), not over the vocabulary (dim=-1)",
+        "Each position's logits are a distribution over the vocabulary, the last axis: "
+        "log_softmax(logits, dim=-1), then pick each target's entry.",
+    ),
+    Mistake(
+        "second_residual_from_block_input",
+        "the second residual adds the block's input x instead of h, the output of the first residual",
+        "Each residual adds its own sub-layer's input: h = x + attention(norm_1(x)), then "
+        "h + mlp(norm_2(h)). The MLP's residual adds h, not x.",
     ),
     Mistake(
         "parameters_head_tied",
@@ -701,10 +786,18 @@ _CATALOGUE += [
     # --- notebook 10: attention at length (online softmax, blocks, shared key/value heads) ---
     Mistake(
         "online_sum_not_rescaled",
-        "the running sum (or the running output) was not rescaled when the maximum grew",
+        "the running sum (or the running output) was not rescaled, or rescaled with the wrong sign, "
+        "when the maximum grew",
         "Every term summed so far is exp(score - m) for the maximum m of its moment. When a block "
         "raises the maximum from m to m_new, multiply the running sum, and the running output, by "
-        "exp(m - m_new) before adding the block's own terms, which are taken against m_new.",
+        "exp(m - m_new) before adding the block's own terms, which are taken against m_new. The "
+        "correction is at most 1: exp(m_new - m) has its sign flipped.",
+    ),
+    Mistake(
+        "causal_mask_not_asked",
+        "a causal mask was applied where the exercise asks for none",
+        "This function lets every query see every key: build no mask and pass no causal=True unless "
+        "the exercise asks for one.",
     ),
     Mistake(
         "online_sum_not_divided",

@@ -52,6 +52,8 @@ def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_hea
         scores = scores / np.sqrt(keys.shape[-1], dtype=scores.dtype)
     elif scale == "d_model":
         scores = scores / np.sqrt(inputs.shape[-1], dtype=scores.dtype)
+    elif scale == "d_model_per_head":  # d_head read off the inputs' width, not the projections'
+        scores = scores / np.sqrt(inputs.shape[-1] // n_heads, dtype=scores.dtype)
     return scores
 
 
@@ -93,6 +95,7 @@ _MHA_MUTANTS = {
     # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
     "no_scaling": _multi_head(scale=None),
     "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
+    "d_head_from_input_width": _multi_head(scale="d_model_per_head"),
     "softmax_wrong_axis": _multi_head(axis=-2),
     "softmax_no_max_subtraction": _multi_head(softmax="naive"),
     "softmax_over_all_entries": _multi_head(softmax="all"),
@@ -166,6 +169,7 @@ EXERCISES = [
         mutants={
             "no_scaling": _head_weights(scale=None),
             "scale_by_sqrt_d_model": _head_weights(scale="d_model"),
+            "d_head_from_input_width": _head_weights(scale="d_model_per_head"),
             "softmax_wrong_axis": _head_weights(axis=-2),
             "softmax_no_max_subtraction": _head_weights(softmax="naive"),
             "softmax_over_all_entries": _head_weights(softmax="all"),

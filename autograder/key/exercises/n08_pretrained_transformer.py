@@ -58,9 +58,11 @@ EXERCISES = [
         reference=bert.bert_embeddings,
         returns="an array of shape (batch, tokens, d_model)",
         uses=_HELPERS,
-        mutants={mistake: _with(bert.bert_embeddings, mistake) for mistake in (
+        mutants={**{mistake: _with(bert.bert_embeddings, mistake) for mistake in (
             "position_embeddings_missing", "positions_off_by_one", "token_type_embeddings_missing",
-            "embedding_layer_norm_missing")},
+            "embedding_layer_norm_missing", "layer_norm_scale_shift_swapped")},
+            "embedding_lookup_wrong_ids": [_with(bert.bert_embeddings, wrong) for wrong in (
+                "positions_from_token_ids", "types_from_token_ids", "types_all_zero")]},
     ),
     Exercise(
         "bert_head_weights",
@@ -92,6 +94,8 @@ EXERCISES = [
             "residual_missing": [_with(bert.bert_layer, "attention_residual_missing"),
                                  _with(bert.bert_layer, "ffn_residual_missing")],
             "layer_norm_before_sublayer": _with(bert.bert_layer, "layer_norm_before_sublayer"),
+            "layer_norms_mixed_up": [_with(bert.bert_layer, mixed) for mixed in (
+                "norms_swapped", "first_norm_twice", "second_norm_twice")],
             "relu_instead_of_gelu": _with(bert.bert_layer, "relu_instead_of_gelu"),
             "gelu_tanh_approximation": _with(bert.bert_layer, "gelu_tanh_approximation"),
             "missing_output_projection": [_with(bert.bert_layer, "missing_output_projection"),
@@ -121,7 +125,9 @@ EXERCISES = [
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
         mutants={**{mistake: _with(bert.sentence_embedding, mistake) for mistake in (
-            "cls_pooling", "padding_mask_ignored", *bert.EMBEDDING_MISTAKES)},
+            "cls_pooling", "padding_mask_ignored", "layers_not_chained", "layer_weights_not_indexed",
+            "pooled_sum_not_mean",
+            *bert.EMBEDDING_MISTAKES)},
             # the padding averaged in, or the real tokens' sum divided by the padded length
             "mean_pool_includes_padding": [_with(bert.sentence_embedding, "mean_pool_includes_padding"),
                                            _with(bert.sentence_embedding, "mean_pool_padded_length")],
@@ -133,7 +139,8 @@ EXERCISES = [
         reference=bert.head_patterns,
         returns="an array of shape (..., 3): previous token, [CLS] + [SEP], the token itself",
         mutants={**{mistake: _with(bert.head_patterns, mistake) for mistake in (
-            "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed")},
+            "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed",
+            "special_tokens_rows", "special_tokens_averaged", "previous_mean_over_all_queries")},
             "loop_leftover": [_with(bert.head_patterns, None, short=(skipped, divided))
                               for skipped in ("first", "last") for divided in ("sum", "mean")]},
     ),

@@ -70,7 +70,8 @@ EXERCISES = [
             "layer_norm_unbiased_variance": _with(ref9.layer_norm, variance="unbiased"),
             "layer_norm_eps_outside_sqrt": _with(ref9.layer_norm, eps_where="std"),
             "layer_norm_without_eps": _with(ref9.layer_norm, eps_where="none"),
-            "layer_norm_wrong_axis": [_with(ref9.layer_norm, axis=-2), _with(ref9.layer_norm, axis=0)],
+            "layer_norm_wrong_axis": [_with(ref9.layer_norm, axis=-2), _with(ref9.layer_norm, axis=0),
+                                      _with(ref9.layer_norm, axis=None)],
             "layer_norm_scale_shift_swapped": _with(ref9.layer_norm, swap=True),
         },
         mistakes_from=ref9.layer_norm,  # the library takes no shared step: its NumPy equivalent does
@@ -97,9 +98,11 @@ EXERCISES = [
             "layer_norm_missing": _block(order="none"),
             "residual_missing": [_block(residual=("mlp",)), _block(residual=("attention",)), _block(residual=())],
             "residual_after_norm": _block(residual_from="normalised"),
+            "second_residual_from_block_input": _block(second_residual_from="inputs"),
             "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
             "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
             "biases_missing": _block(mlp_biases=False),
+            "layer_norms_mixed_up": [_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))],
             "linear_weight_not_transposed": [
                 _block(transpose_weights=("query", "key", "value", "out")),
                 _block(transpose_weights=("query", "key", "value")),
@@ -123,6 +126,9 @@ EXERCISES = [
             "parameters_part_missing": [_with(ref9.count_parameters, positions=False),
                                         _with(ref9.count_parameters, final_norm=False)],
             "parameters_head_tied": _with(ref9.count_parameters, tied_head=True),
+            "parameters_mlp_biases_missing": _with(ref9.count_parameters, mlp_biases=False),
+            "parameters_layer_norms_missing": [_with(ref9.count_parameters, block_norms=False),
+                                               _with(ref9.count_parameters, block_norms=False, final_norm=False)],
         },
     ),
     Exercise(
@@ -137,6 +143,7 @@ EXERCISES = [
             "loss_softmax_twice": _with(ref9.causal_lm_loss, softmax_first=True),
             "loss_sign_flipped": _with(ref9.causal_lm_loss, sign=1.0),
             "softmax_no_max_subtraction": _with(ref9.causal_lm_loss, stable=False),
+            "loss_softmax_over_tokens": _with(ref9.causal_lm_loss, axis=-2),
         },
     ),
     Exercise(
@@ -149,6 +156,8 @@ EXERCISES = [
             "top_k_off_by_one": [_with(ref9.next_token_probabilities, top_k_extra=1),
                                  _with(ref9.next_token_probabilities, top_k_extra=-1)],
             "top_k_not_renormalised": _with(ref9.next_token_probabilities, renormalise=False),
+            # the logits outside the top k set to 0, not -inf, before the softmax
+            "mask_with_zero": _with(ref9.next_token_probabilities, fill=0.0),
         },
     ),
     Exercise(

@@ -90,7 +90,8 @@ def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.i
         if rescale == "own_max":
             running_sum = running_sum + np.exp(part - part_max).sum(axis=-1, keepdims=True)
         else:
-            kept = running_sum * np.exp(running_max - new_max) if rescale == "both" else running_sum
+            correction = np.exp(new_max - running_max) if rescale == "inverted" else np.exp(running_max - new_max)
+            kept = running_sum * correction if rescale in ("both", "inverted") else running_sum
             running_sum = kept + np.exp(part - new_max).sum(axis=-1, keepdims=True)
         running_max = new_max
     exps = np.exp(scores - running_max)  # (..., n): the last sweep, against the final maximum
@@ -150,8 +151,10 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
             exps, correction = np.exp(scores - block_max), 1.0
         else:
             exps, correction = np.exp(scores - new_max), np.exp(running_max - new_max)
-        sum_correction = correction if rescale in ("both", "output") else 1.0
-        output_correction = correction if rescale in ("both", "sum") else 1.0
+        if rescale == "inverted":  # exp(m_new - m): the correction's sign flipped
+            correction = np.exp(new_max - running_max)
+        sum_correction = correction if rescale in ("both", "output", "inverted") else 1.0
+        output_correction = correction if rescale in ("both", "sum", "inverted") else 1.0
         running_sum = running_sum * sum_correction + exps.sum(axis=-1, keepdims=True)
         context = context * output_correction + exps @ values[..., start:stop, :]  # (..., n_queries, d_v)
         running_max = new_max
@@ -180,6 +183,14 @@ def _grouped_tiled(queries, keys, values):
     return ref.attention(queries, _tiled_kv_heads(keys, n_heads), _tiled_kv_heads(values, n_heads))
 
 
+def _grouped_causal(queries, keys, values, aligned="first"):
+    """A causal mask where none is asked: query i sees keys up to i (``aligned`` "first"), or up to
+    i + n_keys - n_queries (the last query sees every key: "last")."""
+    n_heads, n_queries, n_keys = np.shape(queries)[-3], np.shape(queries)[-2], np.shape(keys)[-2]
+    allowed = causal_allowed(n_queries, n_keys, 0 if aligned == "first" else n_queries - n_keys)
+    return ref.attention(queries, repeat_kv_heads(keys, n_heads), repeat_kv_heads(values, n_heads), allowed)
+
+
 def _grouped_keys_only_tiled(queries, keys, values):
     """The keys tiled, the values repeated: the two grouped differently."""
     n_heads = np.shape(queries)[-3]
@@ -198,7 +209,8 @@ EXERCISES = [
         returns="an array of the scores' shape",
         mutants={
             "online_sum_not_rescaled": [partial(_online_softmax, rescale="never"),
-                                        partial(_online_softmax, rescale="own_max")],
+                                        partial(_online_softmax, rescale="own_max"),
+                                        partial(_online_softmax, rescale="inverted")],
             "online_sum_not_divided": partial(_online_softmax, divide=False),
             "running_max_started_at_zero": partial(_online_softmax, max_start=0.0),
             "block_remainder_dropped": [partial(_online_softmax, blocks="full_only"),
@@ -215,7 +227,8 @@ EXERCISES = [
         returns="an array of shape (..., n_queries, d_v)",
         mutants={
             "online_sum_not_rescaled": [partial(_blocked, rescale="sum"), partial(_blocked, rescale="output"),
-                                        partial(_blocked, rescale="never"), partial(_blocked, rescale="own_max")],
+                                        partial(_blocked, rescale="never"), partial(_blocked, rescale="own_max"),
+                                        partial(_blocked, rescale="inverted")],
             "online_sum_not_divided": partial(_blocked, divide=False),
             "running_max_started_at_zero": partial(_blocked, max_start=0.0),
             "block_causal_offset": [partial(_blocked, offset="local"), partial(_blocked, offset="index"),
@@ -232,6 +245,7 @@ EXERCISES = [
         "grouped_query_attention",
         reference=grouped_query_attention,
         returns="an array of shape (..., n_heads, n_queries, d_v)",
-        mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled]},
+        mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled],
+                 "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")]},
     ),
 ]

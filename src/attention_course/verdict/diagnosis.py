@@ -30,6 +30,13 @@ from .tolerances import close
 def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict], analyses: list[Callable],
               dtypes: list, right: list[bool]) -> str:
     """The failure message of a wrong answer, from the evidence of every probe."""
+    changed = _change_between_calls(probes, outcomes)
+    if changed is not None:
+        return (f"on the same input a second time the result changed (by up to {changed:.3g}): something in it "
+                "is random. Is the layer in training mode, with its dropout active? A new nn.Module is: "
+                "call layer.eval() (model.eval()) before using it for results. Or are some of its "
+                "parameters left at their random initial values (a bias the exercise does not ask for, "
+                "a weight never copied)?")
     usable = [i for i, analysis in enumerate(analyses) if analysis().get("expected") is not None]
     wrong_on = [i for i in usable if not right[i]]
     candidates = mistakes_explaining([outcomes[i] for i in usable], [analyses[i]() for i in usable],
@@ -75,6 +82,20 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
     wrong_seen = [s for i, s in zip(usable, seen, strict=True) if i == wrong] + [
         s for i, s in zip(usable, seen, strict=True) if not s.right and i != wrong]
     return where + symptom(exercise, meta, wrong_seen, [s for s in seen if s.right]) + precision
+
+
+def _change_between_calls(probes: list[dict], outcomes: list[dict]) -> float | None:
+    """The largest difference between two results of the function on the very same input (a probe
+    marked ``repeat`` runs the check's own input again), or None where they agree: a function whose
+    result is not a function of its input draws random numbers, as dropout in training mode does."""
+    first = outcomes[0]
+    for probe, outcome in zip(probes[1:], outcomes[1:], strict=True):
+        if not probe.get("repeat") or first["status"] != "ok" or outcome["status"] != "ok":
+            continue
+        again, before = np.asarray(outcome["value"], np.float64), np.asarray(first["value"], np.float64)
+        if again.shape == before.shape and not close(again, before, first["value"].dtype):
+            return float(np.nanmax(np.abs(again - before)))
+    return None
 
 
 # Mistakes whose title says which size was used; the counts they may have used for it

@@ -222,6 +222,10 @@ def explain_error(message: str, exercise: str, probe: dict, framework: str) -> s
                           r"(-?\d+)\)|axis (-?\d+) is out of bounds for array of dimension (\d+))", message):
         return ("an axis that the array does not have: count its axes again (negative axes count from the end: -1 "
                 "is the last).")
+    if re.search(r"Expected target size \[[\d, ]*\], got \[[\d, ]*\]", message):
+        return ("cross_entropy takes the classes on dim 1: logits of shape (N, C) and targets of shape (N,). "
+                "Reshape the logits to (batch * tokens, vocab_size) and the targets to (batch * tokens,) first "
+                "(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)).")
     if "1D tensors expected" in message:
         return "torch.dot takes two 1-d tensors: for a matrix and a vector use @ (or torch.mv)."
     if found := re.search(r"name '(\w+)' is not defined", message):

@@ -201,8 +201,25 @@ def _judge_permutation(call: dict, meta: dict, outcomes: list[dict], key: Key) -
     return [f"✓ {exercise}: reordering the tokens reorders the outputs"]
 
 
+def _judge_raises(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
+    """The exercise text asks for an error on this input (a check it must make): the function must
+    raise that error, not return a result nor fail later with another one."""
+    exercise, options, outcome = call["exercise"], call["options"], outcomes[0]
+    wanted, when = options.get("error", "ValueError"), options.get("when", "")
+    asked = f"should raise {wanted}" + (f" when {when}" if when else " on this input")
+    if outcome["status"] == "raised" and outcome["type"] == wanted:
+        return [f"✓ {exercise}: raises {wanted}" + (f" when {when}" if when else "")]
+    if outcome["status"] == "raised":
+        raise _Fail(f"{asked}, but it raised {outcome['type']}: {outcome['message']}: check the input yourself, "
+                    f"before anything is computed, and raise {wanted} as the exercise asks.")
+    if outcome["status"] in ("missing", "not_callable", "not_implemented"):
+        raise _Fail(_problem(meta, outcome, _lazy(key, exercise, call["probes"][0])))
+    raise _Fail(f"{asked}, but it returned a result: the check the exercise asks for is missing "
+                f"(`if ...: raise {wanted}(...)` before anything is computed).")
+
+
 _JUDGES = {"check": _judge_check, "rows_sum_to_one": _judge_rows, "shift_invariance": _judge_shift,
-           "permutation_equivariance": _judge_permutation}
+           "permutation_equivariance": _judge_permutation, "raises": _judge_raises}
 
 
 def _lazy(key: Key, exercise: str, probe: dict) -> Callable[[], dict]:

@@ -19,7 +19,7 @@ import numpy as np
 from ..contracts import evidence_probes
 from ..convert import as_numpy_input, to_framework, to_numpy
 
-KINDS = ("check", "rows_sum_to_one", "shift_invariance", "permutation_equivariance")
+KINDS = ("check", "rows_sum_to_one", "shift_invariance", "permutation_equivariance", "raises")
 
 
 def make_call(kind: str, exercise: str, candidate, inputs: tuple, kwargs: dict | None = None,

@@ -120,7 +120,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     summed = word_embeddings[token_ids] + position_embeddings[positions] + type_embeddings[token_types]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
 """,
-        "uncatalogued:gamma_beta_swapped": """
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": """
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     summed = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]
@@ -134,7 +134,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     x = (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + 1e-5)
     return x * embedding_norm[0] + embedding_norm[1]
 """,
-        "uncatalogued:positions_indexed_by_ids": """
+        "embedding_lookup_wrong_ids:positions_indexed_by_ids": """
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     summed = word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
@@ -187,7 +187,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
                                              "combine_heads(weights @ values) + b_out")),
         "padding_mask_ignored:ones": _layer(("b_key, mask, n_heads)", "b_key, np.ones_like(mask), n_heads)")),
         "mixed_up_projections:values_from_w_key": _layer(("hidden @ w_value + b_value", "hidden @ w_key + b_key")),
-        "uncatalogued:norms_swapped": _layer(("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]"),
+        "layer_norms_mixed_up:norms_swapped": _layer(("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]"),
                                              ("return layer_norm(x + out, norms[1][0], norms[1][1])",
                                               "return layer_norm(x + out, norms[0][0], norms[0][1])")),
         "uncatalogued:gelu_erf_without_sqrt2": _layer(("erf(inner / np.sqrt(2.0))", "erf(inner / 2.0)")),
@@ -203,7 +203,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
         "padding_mask_ignored:layers": _sentence(("hidden = bert_layer(hidden, mask,",
                                                   "hidden = bert_layer(hidden, np.ones_like(mask),")),
         "loop_leftover:last_layer_skipped": _sentence(("range(attention_w.shape[0])", "range(attention_w.shape[0] - 1)")),
-        "uncatalogued:layers_not_chained": _sentence(
+        "layers_not_chained:layers_not_chained": _sentence(
             ("        hidden = bert_layer(hidden, mask,", "        output = bert_layer(hidden, mask,"),
             ("    weights = mask[:, :, None]\n", "    hidden = output\n    weights = mask[:, :, None]\n")),
         "uncatalogued:divided_by_all_real_tokens": _sentence(("weights.sum(axis=1)", "weights.sum()")),
@@ -226,7 +226,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 """,
-        "uncatalogued:previous_divided_by_n": """
+        "previous_mean_over_all_queries:previous_divided_by_n": """
 def head_patterns(weights):
     n = weights.shape[-1]
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n
@@ -241,7 +241,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 """,
-        "uncatalogued:special_rows_not_columns": """
+        "special_tokens_rows:special_rows_not_columns": """
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)

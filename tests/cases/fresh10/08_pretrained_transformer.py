@@ -70,10 +70,10 @@ MISTAKES["bert_embeddings"] = {
     "token_type_embeddings_missing": _slip("    x = x + type_embeddings[token_types]\n", "", _EMB),
     "embedding_layer_norm_missing": _slip(
         "return layer_norm(x, embedding_norm[0], embedding_norm[1])", "return x", _EMB),
-    "uncatalogued:gamma_beta_swapped": _slip(
+    "layer_norm_scale_shift_swapped:gamma_beta_swapped": _slip(
         "layer_norm(x, embedding_norm[0], embedding_norm[1])",
         "layer_norm(x, embedding_norm[1], embedding_norm[0])", _EMB),
-    "uncatalogued:positions_indexed_by_ids": _slip(
+    "embedding_lookup_wrong_ids:positions_indexed_by_ids": _slip(
         "position_embeddings[np.arange(n_tokens)]", "position_embeddings[token_ids]", _EMB),
     "uncatalogued:layer_norm_sample_std": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
@@ -210,7 +210,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     "heads_reshape_without_transpose": _slip(
         "context = combine_heads(weights @ values)",
         "context = (weights @ values).reshape(hidden.shape[0], hidden.shape[1], -1)", _LAYER),
-    "uncatalogued:norms_swapped": _slip(
+    "layer_norms_mixed_up:norms_swapped": _slip(
         "layer_norm(x + out, norms[1][0], norms[1][1])", "layer_norm(x + out, norms[0][0], norms[0][1])",
         _slip("layer_norm(hidden + attended, norms[0][0], norms[0][1])",
               "layer_norm(hidden + attended, norms[1][0], norms[1][1])", _LAYER)),
@@ -261,12 +261,12 @@ MISTAKES["sentence_embedding"] = {
     "padding_mask_ignored": _slip("x = bert_layer(x, mask,", "x = bert_layer(x, np.ones_like(mask),", _SENT),
     "loop_leftover:last_layer_skipped": _slip(
         "range(attention_w.shape[0])", "range(attention_w.shape[0] - 1)", _SENT),
-    "uncatalogued:first_layer_repeated": _slip(
+    "layer_weights_not_indexed:first_layer_repeated": _slip(
         "x = bert_layer(x, mask, attention_w[i], attention_b[i], ffn_w_in[i], ffn_b_in[i], ffn_w_out[i],\n"
         "                       ffn_b_out[i], norms[i], n_heads)",
         "x = bert_layer(x, mask, attention_w[0], attention_b[0], ffn_w_in[0], ffn_b_in[0], ffn_w_out[0],\n"
         "                       ffn_b_out[0], norms[0], n_heads)", _SENT),
-    "uncatalogued:layers_not_chained": '''
+    "layers_not_chained:layers_not_chained": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
@@ -319,10 +319,10 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-    "uncatalogued:special_rows_not_columns": _slip(
+    "special_tokens_rows:special_rows_not_columns": _slip(
         "weights[..., :, 0].mean(axis=-1) + weights[..., :, -1].mean(axis=-1)",
         "weights[..., 0, :].mean(axis=-1) + weights[..., -1, :].mean(axis=-1)", _PAT),
-    "uncatalogued:previous_divided_by_all_queries": _slip(
+    "previous_mean_over_all_queries:previous_divided_by_all_queries": _slip(
         "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)",
         "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / weights.shape[-1]", _PAT),
     "uncatalogued:trace_not_mean": _slip(

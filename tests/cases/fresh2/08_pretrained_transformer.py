@@ -88,20 +88,20 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     n = token_ids.shape[1]
     return word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]
 ''',
-        "uncatalogued:gamma_beta_swapped": '''
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     summed = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]
     gamma, beta = embedding_norm
     return layer_norm(summed, beta, gamma)
 ''',
-        "uncatalogued:types_ignored_row0": '''
+        "embedding_lookup_wrong_ids:types_ignored_row0": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     summed = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[0]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
 ''',
-        "uncatalogued:positions_indexed_by_ids": '''
+        "embedding_lookup_wrong_ids:positions_indexed_by_ids": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     summed = word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
@@ -206,7 +206,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
                                             "attended = combine_heads(weights @ values)")),
         "mixed_up_projections:values_from_w_key": _slip(("values = split_heads(hidden @ w_v + b_v, n_heads)",
                                                          "values = split_heads(hidden @ w_k + b_k, n_heads)")),
-        "uncatalogued:norms_swapped": _slip(
+        "layer_norms_mixed_up:norms_swapped": _slip(
             ("layer_norm(hidden + attended, norms[0][0], norms[0][1])",
              "layer_norm(hidden + attended, norms[1][0], norms[1][1])"),
             ("layer_norm(x + out, norms[1][0], norms[1][1])", "layer_norm(x + out, norms[0][0], norms[0][1])"),
@@ -260,7 +260,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 ''',
-        "uncatalogued:layers_not_chained": '''
+        "layers_not_chained:layers_not_chained": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
@@ -272,7 +272,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 ''',
-        "uncatalogued:sum_not_mean": '''
+        "pooled_sum_not_mean:sum_not_mean": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
@@ -310,7 +310,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:previous_divided_by_n": '''
+        "previous_mean_over_all_queries:previous_divided_by_n": '''
 def head_patterns(weights):
     n = weights.shape[-1]
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n
@@ -325,7 +325,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:special_rows_not_columns": '''
+        "special_tokens_rows:special_rows_not_columns": '''
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)

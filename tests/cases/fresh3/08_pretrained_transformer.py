@@ -92,20 +92,20 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     n = token_ids.shape[-1]
     return word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]
 ''',
-        "uncatalogued:type_row_zero_only": '''
+        "embedding_lookup_wrong_ids:type_row_zero_only": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[-1]
     summed = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[0]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
 ''',
-        "uncatalogued:gamma_beta_swapped": '''
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[-1]
     summed = word_embeddings[token_ids] + position_embeddings[np.arange(n)] + type_embeddings[token_types]
     beta, gamma = embedding_norm
     return layer_norm(summed, gamma, beta)
 ''',
-        "uncatalogued:positions_indexed_by_ids": '''
+        "embedding_lookup_wrong_ids:positions_indexed_by_ids": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     summed = word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
@@ -235,7 +235,7 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
             "v = split_heads(hidden @ wv + bv, n_heads)", "v = split_heads(hidden @ wk + bk, n_heads)"),
         "heads_reshape_without_transpose:merge": _slip(
             "context = combine_heads(probs @ v)", "context = (probs @ v).reshape(hidden.shape)"),
-        "uncatalogued:same_norm_twice": _slip(
+        "layer_norms_mixed_up:same_norm_twice": _slip(
             "x = layer_norm(hidden + attn_out, norms[0][0], norms[0][1])",
             "x = layer_norm(hidden + attn_out, norms[1][0], norms[1][1])"),
         "uncatalogued:gamma_beta_swapped": _slip(
@@ -303,7 +303,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 ''',
-        "uncatalogued:same_layer_repeated": '''
+        "layer_weights_not_indexed:same_layer_repeated": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
@@ -354,7 +354,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:previous_divided_by_n": '''
+        "previous_mean_over_all_queries:previous_divided_by_n": '''
 def head_patterns(weights):
     n = weights.shape[-1]
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n
@@ -362,7 +362,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:special_rows_not_columns": '''
+        "special_tokens_rows:special_rows_not_columns": '''
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)
@@ -383,7 +383,7 @@ def head_patterns(weights):
     itself = np.trace(weights, axis1=-2, axis2=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:special_mean_of_both": '''
+        "special_tokens_averaged:special_mean_of_both": '''
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = weights[..., :, [0, -1]].mean(axis=(-2, -1))

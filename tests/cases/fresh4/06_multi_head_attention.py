@@ -176,7 +176,7 @@ MISTAKES = {
             outs.append(np.zeros_like(outs[0]) if outs else np.zeros_like(v[..., :d_head]))
             return np.concatenate(outs, axis=-1) @ w_out
         """),
-        "uncatalogued:d_head_from_d_model": _m("""
+        "d_head_from_input_width:d_head_from_d_model": _m("""
             d_head = inputs.shape[-1] // n_heads
             q = split_heads(inputs @ w_query, n_heads)
             k = split_heads(inputs @ w_key, n_heads)

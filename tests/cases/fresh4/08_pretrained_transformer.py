@@ -144,10 +144,10 @@ MISTAKES = {
         "token_type_embeddings_missing": _emb(summed="word_embeddings[token_ids] + position_embeddings[positions]"),
         "embedding_layer_norm_missing": _emb(ret="summed"),
         "lower_precision": _emb(ret="layer_norm(summed.astype(np.float32), embedding_norm[0], embedding_norm[1])"),
-        "uncatalogued:gamma_beta_swapped": _emb(ret="layer_norm(summed, embedding_norm[1], embedding_norm[0])"),
-        "uncatalogued:type_row0_only": _emb(
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": _emb(ret="layer_norm(summed, embedding_norm[1], embedding_norm[0])"),
+        "embedding_lookup_wrong_ids:type_row0_only": _emb(
             summed="word_embeddings[token_ids] + position_embeddings[positions] + type_embeddings[0]"),
-        "uncatalogued:positions_by_ids": _emb(
+        "embedding_lookup_wrong_ids:positions_by_ids": _emb(
             summed="word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]"),
         "uncatalogued:positions_from_batch_axis": _emb(positions="np.arange(token_ids.shape[0])[:, None]"),
         "uncatalogued:ddof1_norm": _emb(ret="(summed - summed.mean(-1, keepdims=True)) / summed.std(-1, ddof=1, "
@@ -205,7 +205,7 @@ MISTAKES = {
         "heads_reshape_without_transpose": _slip(("combine_heads(probs @ v)", "(probs @ v).reshape(hidden.shape)")),
         "mixed_up_projections": _slip(("hidden @ wv + bv", "hidden @ wk + bk")),
         "weights_transposed": _slip(("combine_heads(probs @ v)", "combine_heads(probs.swapaxes(-1, -2) @ v)")),
-        "uncatalogued:norms_swapped": _slip(("norms[0][0], norms[0][1]", "NORM_A"), ("norms[1][0], norms[1][1]", "NORM_B"),
+        "layer_norms_mixed_up:norms_swapped": _slip(("norms[0][0], norms[0][1]", "NORM_A"), ("norms[1][0], norms[1][1]", "NORM_B"),
                                             ("NORM_A", "norms[1][0], norms[1][1]"), ("NORM_B", "norms[0][0], norms[0][1]")),
         "uncatalogued:gamma_beta_swapped": _slip(("norms[0][0], norms[0][1]", "norms[0][1], norms[0][0]"),
                                                  ("norms[1][0], norms[1][1]", "norms[1][1], norms[1][0]")),
@@ -225,9 +225,9 @@ MISTAKES = {
                   "+ type_embeddings[token_types]"),
         "loop_leftover": _sent(loop="range(len(attention_w) - 1)"),
         "padding_mask_ignored:in_layers": _sent(layer_mask="np.ones_like(mask)"),
-        "uncatalogued:same_layer_repeated": _sent(index="0"),
+        "layer_weights_not_indexed:same_layer_repeated": _sent(index="0"),
         "uncatalogued:max_pooling": _sent(pool="np.where(real > 0, hidden, -np.inf).max(axis=1)"),
-        "uncatalogued:sum_not_mean": _sent(pool="(hidden * real).sum(axis=1)"),
+        "pooled_sum_not_mean:sum_not_mean": _sent(pool="(hidden * real).sum(axis=1)"),
         "uncatalogued:last_token": _sent(pool="hidden[:, -1]"),
         "uncatalogued:l2_normalised": _s("""
             hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
@@ -250,9 +250,9 @@ MISTAKES = {
             previous="np.diagonal(weights, offset=1, axis1=-2, axis2=-1).mean(axis=-1)"),
         "special_tokens_cls_only": _pat(special="weights[..., :, 0].mean(axis=-1)"),
         "loop_leftover": _pat(previous="np.mean([weights[..., i, i - 1] for i in range(1, weights.shape[-1] - 1)], axis=0)"),
-        "uncatalogued:previous_divided_by_n": _pat(
+        "previous_mean_over_all_queries:previous_divided_by_n": _pat(
             previous="np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / weights.shape[-1]"),
-        "uncatalogued:special_as_queries": _pat(special="(weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)"),
+        "special_tokens_rows:special_as_queries": _pat(special="(weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)"),
         "uncatalogued:stacked_first_axis": _pat(stack="axis=0"),
         "uncatalogued:diagonal_first_axes": _pat(previous="np.diagonal(weights, offset=-1).mean(axis=-1)",
                                                  itself="np.diagonal(weights).mean(axis=-1)"),

@@ -123,8 +123,8 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
         "positions_off_by_one": _rep(_EMB, "np.arange(n_tokens)", "np.arange(1, n_tokens + 1)"),
         "token_type_embeddings_missing": _rep(_EMB, "x = words + positions + types", "x = words + positions"),
         "embedding_layer_norm_missing": _rep(_EMB, "return layer_norm(x, gamma, beta)", "return x"),
-        "uncatalogued:gamma_beta_swapped": _rep(_EMB, "gamma, beta = embedding_norm", "beta, gamma = embedding_norm"),
-        "uncatalogued:positions_from_ids": _rep(_EMB, "position_embeddings[np.arange(n_tokens)]",
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": _rep(_EMB, "gamma, beta = embedding_norm", "beta, gamma = embedding_norm"),
+        "embedding_lookup_wrong_ids:positions_from_ids": _rep(_EMB, "position_embeddings[np.arange(n_tokens)]",
                                                 "position_embeddings[token_ids]"),
         "uncatalogued:positions_from_batch_axis": _rep(_EMB, "n_tokens = token_ids.shape[1]",
                                                        "n_tokens = token_ids.shape[0]"),
@@ -204,7 +204,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
         "mixed_up_projections": _slip("v = split_heads(hidden @ wv + bv, n_heads)", "v = split_heads(hidden @ wk + bk, n_heads)"),
         "softmax_wrong_axis": _slip("scores.max(axis=-1, keepdims=True)\n    probs = np.exp(scores)\n    probs = probs / probs.sum(axis=-1, keepdims=True)",
                                     "scores.max(axis=-2, keepdims=True)\n    probs = np.exp(scores)\n    probs = probs / probs.sum(axis=-2, keepdims=True)"),
-        "uncatalogued:norms_swapped": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]")
+        "layer_norms_mixed_up:norms_swapped": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]")
         .replace("layer_norm(x + ffn_out, norms[1][0], norms[1][1])", "layer_norm(x + ffn_out, norms[0][0], norms[0][1])"),
         "uncatalogued:gamma_beta_swapped": _slip("norms[0][0], norms[0][1]", "norms[0][1], norms[0][0]"),
         "uncatalogued:gelu_sigmoid": _slip("h = h * 0.5 * (1.0 + erf(h / np.sqrt(2.0)))",
@@ -220,14 +220,14 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
                                    "    counts = m.sum(axis=1)\n    return summed / counts",
                             "    return hidden[:, 0, :]"),
         "loop_leftover:last_layer": _rep(_SENT, "range(n_layers)", "range(n_layers - 1)"),
-        "uncatalogued:first_layer_every_time": _rep(
+        "layer_weights_not_indexed:first_layer_every_time": _rep(
             _SENT, "attention_w[i], attention_b[i], ffn_w_in[i], ffn_b_in[i],\n                            ffn_w_out[i], ffn_b_out[i], norms[i]",
             "attention_w[0], attention_b[0], ffn_w_in[0], ffn_b_in[0],\n                            ffn_w_out[0], ffn_b_out[0], norms[0]"),
-        "uncatalogued:layers_not_chained": _rep(
+        "layers_not_chained:layers_not_chained": _rep(
             _SENT, "    for i in range(n_layers):\n        hidden = bert_layer(hidden,",
             "    embedded = hidden\n    for i in range(n_layers):\n        hidden = bert_layer(embedded,"),
         "uncatalogued:types_passed_as_mask": _rep(_SENT, "hidden = bert_layer(hidden, mask,", "hidden = bert_layer(hidden, token_types,"),
-        "uncatalogued:sum_not_mean": _rep(_SENT, "return summed / counts", "return summed"),
+        "pooled_sum_not_mean:sum_not_mean": _rep(_SENT, "return summed / counts", "return summed"),
         "uncatalogued:max_pool": _rep(_SENT, "    m = mask[:, :, None]\n    summed = (hidden * m).sum(axis=1)\n"
                                              "    counts = m.sum(axis=1)\n    return summed / counts",
                                       "    return np.where(mask[:, :, None] == 1, hidden, -np.inf).max(axis=1)"),
@@ -264,7 +264,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:previous_divided_by_n": '''
+        "previous_mean_over_all_queries:previous_divided_by_n": '''
 def head_patterns(weights):
     n = weights.shape[-1]
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n
@@ -272,7 +272,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-        "uncatalogued:special_rows_not_columns": '''
+        "special_tokens_rows:special_rows_not_columns": '''
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)

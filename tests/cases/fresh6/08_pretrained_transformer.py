@@ -69,19 +69,19 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     x = (word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]).astype(np.float32)
     return layer_norm(x, embedding_norm[0].astype(np.float32), embedding_norm[1].astype(np.float32))
 ''',
-        "uncatalogued:gamma_beta_swapped": '''
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     x = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]
     beta, gamma = embedding_norm
     return layer_norm(x, gamma, beta)
 ''',
-        "uncatalogued:positions_indexed_by_ids": '''
+        "embedding_lookup_wrong_ids:positions_indexed_by_ids": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     x = word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]
     return layer_norm(x, embedding_norm[0], embedding_norm[1])
 ''',
-        "uncatalogued:type_row_0_for_every_token": '''
+        "embedding_lookup_wrong_ids:type_row_0_for_every_token": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     x = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[0]
@@ -287,7 +287,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     "heads_reshape_without_transpose": _slip("context = combine_heads(probs @ v)",
                                              "context = (probs @ v).reshape(hidden.shape)"),
     "weights_transposed": _slip("combine_heads(probs @ v)", "combine_heads(np.swapaxes(probs, -1, -2) @ v)"),
-    "uncatalogued:layer_norms_exchanged": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]")
+    "layer_norms_mixed_up:layer_norms_exchanged": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]")
     .replace("layer_norm(x + ffn_out, norms[1][0], norms[1][1])", "layer_norm(x + ffn_out, norms[0][0], norms[0][1])"),
     "uncatalogued:gamma_beta_swapped": _slip("norms[0][0], norms[0][1]", "norms[0][1], norms[0][0]"),
     "uncatalogued:ffn_residual_from_layer_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
@@ -335,7 +335,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (x * m).sum(axis=1) / m.sum(axis=1)
 ''',
-    "uncatalogued:layers_not_chained": '''
+    "layers_not_chained:layers_not_chained": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms,
                        n_heads):
@@ -346,7 +346,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (out * m).sum(axis=1) / m.sum(axis=1)
 ''',
-    "uncatalogued:first_layer_repeated": '''
+    "layer_weights_not_indexed:first_layer_repeated": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms,
                        n_heads):
@@ -357,7 +357,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (x * m).sum(axis=1) / m.sum(axis=1)
 ''',
-    "uncatalogued:sum_pooling": '''
+    "pooled_sum_not_mean:sum_pooling": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms,
                        n_heads):
@@ -412,7 +412,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-    "uncatalogued:special_rows_not_columns": '''
+    "special_tokens_rows:special_rows_not_columns": '''
 def head_patterns(weights):
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)
@@ -426,7 +426,7 @@ def head_patterns(weights):
     itself = np.diagonal(weights).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-    "uncatalogued:previous_divided_by_n": '''
+    "previous_mean_over_all_queries:previous_divided_by_n": '''
 def head_patterns(weights):
     n = weights.shape[-1]
     previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n

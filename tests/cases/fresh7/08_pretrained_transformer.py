@@ -86,13 +86,13 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     pos = np.arange(token_ids.shape[1])
     return word_embeddings[token_ids] + position_embeddings[pos] + type_embeddings[token_types]
 """,
-        "uncatalogued:gamma_beta_swapped": """
+        "layer_norm_scale_shift_swapped:gamma_beta_swapped": """
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     pos = np.arange(token_ids.shape[1])
     x = word_embeddings[token_ids] + position_embeddings[pos] + type_embeddings[token_types]
     return layer_norm(x, embedding_norm[1], embedding_norm[0])
 """,
-        "uncatalogued:type_row_zero_for_all": """
+        "embedding_lookup_wrong_ids:type_row_zero_for_all": """
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     pos = np.arange(token_ids.shape[1])
     x = word_embeddings[token_ids] + position_embeddings[pos] + type_embeddings[0]
@@ -134,7 +134,7 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
         "missing_output_projection": _slip(("combine_heads(a @ v) @ wo + bo", "combine_heads(a @ v) + bo")),
         "mixed_up_projections:values_from_w_key": _slip(("hidden @ wv + bv", "hidden @ wk + bv")),
         "uncatalogued:residual_from_layer_input": _slip(("layer_norm(x + out,", "layer_norm(hidden + out,")),
-        "uncatalogued:norms_exchanged": _slip(("norms[0][0], norms[0][1]", "NORM_A"), ("norms[1][0], norms[1][1]", "norms[0][0], norms[0][1]"),
+        "layer_norms_mixed_up:norms_exchanged": _slip(("norms[0][0], norms[0][1]", "NORM_A"), ("norms[1][0], norms[1][1]", "norms[0][0], norms[0][1]"),
                                                ("NORM_A", "norms[1][0], norms[1][1]")),
         "layer_norm_before_sublayer": '''
 def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms, n_heads):
@@ -176,7 +176,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 """,
-        "uncatalogued:layers_not_chained": """
+        "layers_not_chained:layers_not_chained": """
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms, n_heads):
     emb = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm)
@@ -185,7 +185,7 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
     m = mask[:, :, None]
     return (h * m).sum(axis=1) / m.sum(axis=1)
 """,
-        "uncatalogued:sum_pooling": """
+        "pooled_sum_not_mean:sum_pooling": """
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms, n_heads):
     h = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm)
@@ -226,7 +226,7 @@ def head_patterns(weights):
     own = np.diagonal(weights).mean(axis=-1)
     return np.stack([prev, special, own], axis=-1)
 """,
-        "uncatalogued:previous_divided_by_n": """
+        "previous_mean_over_all_queries:previous_divided_by_n": """
 def head_patterns(weights):
     n = weights.shape[-1]
     prev = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / n
@@ -234,7 +234,7 @@ def head_patterns(weights):
     own = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([prev, special, own], axis=-1)
 """,
-        "uncatalogued:special_rows_not_columns": """
+        "special_tokens_rows:special_rows_not_columns": """
 def head_patterns(weights):
     prev = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
     special = (weights[..., 0, :] + weights[..., -1, :]).mean(axis=-1)

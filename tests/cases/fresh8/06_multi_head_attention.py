@@ -240,7 +240,7 @@ def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
         context[..., h, :, :] = weights[..., h, :, :] @ values[..., h, :, :]
     return combine_heads(context) @ w_out
 ''',
-    "uncatalogued:d_head_from_d_model": '''
+    "d_head_from_input_width:d_head_from_d_model": '''
 def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
     d_head = inputs.shape[-1] // n_heads
     q = split_heads(inputs @ w_query, n_heads)

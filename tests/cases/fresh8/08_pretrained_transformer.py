@@ -74,10 +74,10 @@ MISTAKES["bert_embeddings"] = {
     "token_type_embeddings_missing": _replace(_EMB, " + type_embeddings[token_types]", ""),
     "embedding_layer_norm_missing": _replace(
         _EMB, "return layer_norm(summed, embedding_norm[0], embedding_norm[1])", "return summed"),
-    "uncatalogued:gamma_beta_swapped": _replace(_EMB, "embedding_norm[0], embedding_norm[1]",
+    "layer_norm_scale_shift_swapped:gamma_beta_swapped": _replace(_EMB, "embedding_norm[0], embedding_norm[1]",
                                                 "embedding_norm[1], embedding_norm[0]"),
-    "uncatalogued:type_row_zero_for_all": _replace(_EMB, "type_embeddings[token_types]", "type_embeddings[0]"),
-    "uncatalogued:positions_from_ids": _replace(_EMB, "position_embeddings[positions]",
+    "embedding_lookup_wrong_ids:type_row_zero_for_all": _replace(_EMB, "type_embeddings[token_types]", "type_embeddings[0]"),
+    "embedding_lookup_wrong_ids:positions_from_ids": _replace(_EMB, "position_embeddings[positions]",
                                                 "position_embeddings[token_ids]"),
     "uncatalogued:norm_with_ddof1": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
@@ -212,7 +212,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     "heads_reshape_without_transpose": _slip(
         "context = combine_heads(weights @ values)",
         "context = (weights @ values).reshape(hidden.shape)"),
-    "uncatalogued:norms_swapped": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]",
+    "layer_norms_mixed_up:norms_swapped": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]",
                                         "x + ffn_out, norms[1][0], norms[1][1]", "x + ffn_out, norms[0][0], norms[0][1]"),
     "uncatalogued:ffn_residual_from_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
 }
@@ -244,10 +244,10 @@ MISTAKES["sentence_embedding"] = {
     "loop_leftover:last_layer": _replace(_SENT, "range(attention_w.shape[0])", "range(attention_w.shape[0] - 1)"),
     "padding_mask_ignored": _replace(_SENT, "bert_layer(hidden, mask,", "bert_layer(hidden, np.ones_like(mask),"),
     "uncatalogued:layer_output_discarded": _replace(_SENT, "        hidden = bert_layer(hidden,", "        bert_layer(hidden,"),
-    "uncatalogued:layer_zero_repeated": _replace(
+    "layer_weights_not_indexed:layer_zero_repeated": _replace(
         _SENT, "attention_w[i], attention_b[i], ffn_w_in[i], ffn_b_in[i],\n                            ffn_w_out[i], ffn_b_out[i], norms[i]",
         "attention_w[0], attention_b[0], ffn_w_in[0], ffn_b_in[0],\n                            ffn_w_out[0], ffn_b_out[0], norms[0]"),
-    "uncatalogued:sum_pooling": _replace(_SENT, "(hidden * m).sum(axis=1) / m.sum(axis=1)", "(hidden * m).sum(axis=1)"),
+    "pooled_sum_not_mean:sum_pooling": _replace(_SENT, "(hidden * m).sum(axis=1) / m.sum(axis=1)", "(hidden * m).sum(axis=1)"),
     "uncatalogued:divided_by_all_tokens_of_batch": _replace(
         _SENT, "(hidden * m).sum(axis=1) / m.sum(axis=1)", "(hidden * m).sum(axis=1) / m.sum()"),
 }
@@ -276,11 +276,11 @@ def head_patterns(weights):
 MISTAKES["head_patterns"] = {
     "next_token_instead_of_previous": _replace(_HP, "offset=-1", "offset=1"),
     "special_tokens_cls_only": _replace(_HP, "(weights[..., :, 0] + weights[..., :, -1])", "weights[..., :, 0]"),
-    "uncatalogued:special_rows_not_columns": _replace(_HP, "weights[..., :, 0] + weights[..., :, -1]",
+    "special_tokens_rows:special_rows_not_columns": _replace(_HP, "weights[..., :, 0] + weights[..., :, -1]",
                                                       "weights[..., 0, :] + weights[..., -1, :]"),
     "uncatalogued:diagonal_default_axes": _replace(
         _HP, "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1)", "np.diagonal(weights, offset=-1)"),
-    "uncatalogued:previous_divided_by_n": _replace(
+    "previous_mean_over_all_queries:previous_divided_by_n": _replace(
         _HP, "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)",
         "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / weights.shape[-1]"),
     "uncatalogued:trace_not_mean": _replace(

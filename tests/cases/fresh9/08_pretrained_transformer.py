@@ -91,11 +91,11 @@ MISTAKES["bert_embeddings"] = {
     "token_type_embeddings_missing": _slip(_EMB, ("x = words + positions + types", "x = words + positions")),
     "embedding_layer_norm_missing": _slip(_EMB, ("return layer_norm(x, embedding_norm[0], embedding_norm[1])",
                                                  "return x")),
-    "uncatalogued:type_row_zero_always": _slip(_EMB, ("types = type_embeddings[token_types]",
+    "embedding_lookup_wrong_ids:type_row_zero_always": _slip(_EMB, ("types = type_embeddings[token_types]",
                                                       "types = type_embeddings[0]")),
-    "uncatalogued:gamma_and_beta_swapped": _slip(_EMB, ("embedding_norm[0], embedding_norm[1]",
+    "layer_norm_scale_shift_swapped:gamma_and_beta_swapped": _slip(_EMB, ("embedding_norm[0], embedding_norm[1]",
                                                         "embedding_norm[1], embedding_norm[0]")),
-    "uncatalogued:positions_indexed_by_ids": _slip(_EMB, ("position_embeddings[np.arange(n_tokens)][None, :, :]",
+    "embedding_lookup_wrong_ids:positions_indexed_by_ids": _slip(_EMB, ("position_embeddings[np.arange(n_tokens)][None, :, :]",
                                                           "position_embeddings[token_ids]")),
     "uncatalogued:positions_from_batch_axis": _slip(_EMB, ("n_tokens = token_ids.shape[1]",
                                                            "n_tokens = token_ids.shape[0]")),
@@ -273,7 +273,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     "uncatalogued:output_projection_transposed": _slip(_LAYER, ("context @ w_o + b_o", "context @ w_o.T + b_o")),
     "uncatalogued:gelu_half_missing": _slip(_LAYER, ("h = h * 0.5 * (1.0 + erf(h / np.sqrt(2.0)))",
                                                      "h = h * (1.0 + erf(h / np.sqrt(2.0)))")),
-    "uncatalogued:norms_in_wrong_order": _slip(_LAYER, ("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]"),
+    "layer_norms_mixed_up:norms_in_wrong_order": _slip(_LAYER, ("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]"),
                                                ("return layer_norm(x + ffn_out, norms[1][0], norms[1][1])",
                                                 "return layer_norm(x + ffn_out, norms[0][0], norms[0][1])")),
     "uncatalogued:feed_forward_on_layer_input": _slip(_LAYER, ("h = x @ ffn_w_in", "h = hidden @ ffn_w_in")),
@@ -353,10 +353,10 @@ MISTAKES["sentence_embedding"] = {
                                  "    return x[:, 0, :]\n")),
     "loop_leftover": _slip(_SENT, ("for i in range(n_layers):", "for i in range(n_layers - 1):")),
     "padding_mask_ignored": _slip(_SENT, ("x = bert_layer(x, mask,", "x = bert_layer(x, np.ones_like(mask),")),
-    "uncatalogued:first_layer_weights_reused": _slip(_SENT, (
+    "layer_weights_not_indexed:first_layer_weights_reused": _slip(_SENT, (
         "attention_w[i], attention_b[i], ffn_w_in[i], ffn_b_in[i], ffn_w_out[i],\n                       ffn_b_out[i], norms[i]",
         "attention_w[0], attention_b[0], ffn_w_in[0], ffn_b_in[0], ffn_w_out[0],\n                       ffn_b_out[0], norms[0]")),
-    "uncatalogued:layers_not_chained": '''
+    "layers_not_chained:layers_not_chained": '''
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings, type_embeddings,
                        embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
                        norms, n_heads):
@@ -441,10 +441,10 @@ def head_patterns(weights):
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
     return np.stack([previous, special, itself], axis=-1)
 ''',
-    "uncatalogued:previous_divided_by_n": _slip(_HP, (
+    "previous_mean_over_all_queries:previous_divided_by_n": _slip(_HP, (
         "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)",
         "np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).sum(axis=-1) / weights.shape[-1]")),
-    "uncatalogued:special_rows_instead_of_columns": _slip(_HP, (
+    "special_tokens_rows:special_rows_instead_of_columns": _slip(_HP, (
         "weights[..., :, 0].mean(axis=-1) + weights[..., :, -1].mean(axis=-1)",
         "weights[..., 0, :].mean(axis=-1) + weights[..., -1, :].mean(axis=-1)")),
     "uncatalogued:patterns_on_first_axis": _slip(_HP, ("np.stack([previous, special, itself], axis=-1)",
@@ -453,7 +453,7 @@ def head_patterns(weights):
                                                       "np.diagonal(weights, offset=-1)")),
     "uncatalogued:sum_instead_of_mean": _slip(_HP, ("np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)",
                                                     "np.diagonal(weights, axis1=-2, axis2=-1).sum(axis=-1)")),
-    "uncatalogued:special_averaged_not_added": _slip(_HP, (
+    "special_tokens_averaged:special_averaged_not_added": _slip(_HP, (
         "weights[..., :, 0].mean(axis=-1) + weights[..., :, -1].mean(axis=-1)",
         "weights[..., :, [0, -1]].mean(axis=(-2, -1))")),
     "uncatalogued:patterns_in_other_order": _slip(_HP, ("[previous, special, itself]", "[special, previous, itself]")),
