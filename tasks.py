@@ -91,9 +91,10 @@ def run(*args: str | Path, check: bool = True, extra_env: dict[str, str] | None 
 def test_workers(args: list[str]) -> list[str]:
     """pytest-xdist's options for the suite: one test process per core (at most 4: each grading test
     starts sandbox workers of its own), tests that share a costly fixture kept together (the groups
-    of tests/conftest.py). None when the caller chose (``-n``, ``-p no:xdist``) or has one core."""
+    of tests/conftest.py). None when the caller chose (``-n``, ``-p no:xdist``), has one core, or runs
+    ``--fast`` (one grading run is most of it: a second process only adds its start-up)."""
     workers = min(4, os.cpu_count() or 1)
-    chose = any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) or arg == "no:xdist" for arg in args)
+    chose = any(arg.startswith(("-n", "--numprocesses")) or arg in ("no:xdist", "--fast") for arg in args)
     return [] if chose or workers < 2 else ["-n", str(workers), "--dist", "loadgroup"]
 
 
