@@ -937,7 +937,8 @@ def test_a_result_of_the_wrong_shape_is_explained_with_the_exercises_axes(exerci
 
 def test_what_the_inputs_a_function_is_right_on_have_in_common_is_said():
     def batched_attention(queries, keys, values, scale=True):  # right only while d_k = d_v
-        scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(values.shape[-1])
+        # (sqrt(d_v) alone is catalogued, scale_by_sqrt_d_v: this mixes both widths)
+        scores = queries @ np.swapaxes(keys, -1, -2) / (values.shape[-1] * keys.shape[-1]) ** 0.25
         return _softmax_rows(scores) @ values
 
     message = _failure("batched_attention", batched_attention, *RNG.normal(size=(3, 2, 3, 4)))
@@ -953,7 +954,8 @@ def test_the_options_a_check_called_the_function_with_are_said():
 
 
 @pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
-    ("softmax_jacobian", lambda s: np.diag(_softmax_rows(s)) - _softmax_rows(s) ** 2, [(4,)],
+    ("softmax_jacobian", lambda s: (np.diag(_softmax_rows(s)) - 2 * np.outer(_softmax_rows(s), _softmax_rows(s))
+                                    + np.diag(_softmax_rows(s) ** 2)), [(4,)],
      ["only the entries off the diagonal are wrong"]),
     ("head_weights", "_last_head_unscaled", [(3, 4), (4, 4), (4, 4), 2], ["along axis 0 (heads), index 0 is right and 1 wrong"]),
     ("scores_for_query", lambda q, x: (x @ q).softmax(dim=-1), [(3,), (6, 3)], ["softmax of the expected one"]),
