@@ -577,8 +577,8 @@ def test_a_python_list_where_a_tensor_is_asked_fails_and_says_so():
     assert "returned a Python list" in message and "torch.stack" in message, message
 
 
-def test_rope_with_positions_shifted_and_scores_over_the_values_width_name_nothing():
-    # KEYING.md rules both uncatalogued (after the eighth fresh set): no mutant may name them
+def test_rope_with_positions_shifted_names_nothing_and_scores_over_the_values_width_are_named():
+    # KEYING.md rules the first uncatalogued; the second has its own entry, scale_by_sqrt_d_v
     import torch
 
     def rotary_embedding(x, positions):
@@ -596,13 +596,11 @@ def test_rope_with_positions_shifted_and_scores_over_the_values_width_name_nothi
         scores = scores / np.sqrt(values.shape[-1]) if scale else scores  # d_v where d_k belongs
         return ref.softmax(scores) @ values
 
-    for message in (
-        _failure("rotary_embedding", rotary_embedding, torch.tensor(RNG.normal(size=(5, 8)), dtype=torch.float32),
-                 torch.tensor([2, 3, 4, 5, 6])),
-        _failure("batched_attention", batched_attention, RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 5, 4)),
-                 RNG.normal(size=(2, 5, 6))),
-    ):
-        assert _titles_in(message) == 0, message
+    message = _failure("rotary_embedding", rotary_embedding,
+                       torch.tensor(RNG.normal(size=(5, 8)), dtype=torch.float32), torch.tensor([2, 3, 4, 5, 6]))
+    assert _titles_in(message) == 0, message
+    _only_named(_failure("batched_attention", batched_attention, RNG.normal(size=(2, 3, 4)),
+                         RNG.normal(size=(2, 5, 4)), RNG.normal(size=(2, 5, 6))), "scale_by_sqrt_d_v")
 
 
 def test_gradient_norms_of_diag_p_name_both_entries_that_give_its_numbers():
@@ -939,7 +937,8 @@ def test_a_result_of_the_wrong_shape_is_explained_with_the_exercises_axes(exerci
 
 def test_what_the_inputs_a_function_is_right_on_have_in_common_is_said():
     def batched_attention(queries, keys, values, scale=True):  # right only while d_k = d_v
-        scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(values.shape[-1])
+        # (sqrt(d_v) alone is catalogued, scale_by_sqrt_d_v: this mixes both widths)
+        scores = queries @ np.swapaxes(keys, -1, -2) / (values.shape[-1] * keys.shape[-1]) ** 0.25
         return _softmax_rows(scores) @ values
 
     message = _failure("batched_attention", batched_attention, *RNG.normal(size=(3, 2, 3, 4)))
@@ -955,7 +954,8 @@ def test_the_options_a_check_called_the_function_with_are_said():
 
 
 @pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
-    ("softmax_jacobian", lambda s: np.diag(_softmax_rows(s)) - _softmax_rows(s) ** 2, [(4,)],
+    ("softmax_jacobian", lambda s: (np.diag(_softmax_rows(s)) - 2 * np.outer(_softmax_rows(s), _softmax_rows(s))
+                                    + np.diag(_softmax_rows(s) ** 2)), [(4,)],
      ["only the entries off the diagonal are wrong"]),
     ("head_weights", "_last_head_unscaled", [(3, 4), (4, 4), (4, 4), 2], ["along axis 0 (heads), index 0 is right and 1 wrong"]),
     ("scores_for_query", lambda q, x: (x @ q).softmax(dim=-1), [(3,), (6, 3)], ["softmax of the expected one"]),
@@ -1257,3 +1257,65 @@ def test_logits_outside_the_top_k_set_to_zero_are_named():
 
     logits = np.random.default_rng(906).normal(size=(3, 7)).astype(np.float32)
     _only_named(_failure("next_token_probabilities", next_token_probabilities, logits, 1.5, 3), "mask_with_zero")
+# --- notebooks 01-05: mistakes catalogued after blind sets 1-3 -----------------------------------
+
+
+def _sum_of_inputs(weights, inputs):
+    return inputs.sum(axis=0)  # the weights left out
+
+
+def _self_attention_scaled(inputs):
+    return ref.softmax(inputs @ inputs.T / np.sqrt(inputs.shape[-1])) @ inputs  # scaled, though unscaled is asked
+
+
+def _state_attention_on_states(state, states, w_query, w_key, w_value):
+    keys = states @ w_key
+    return ref.softmax(keys @ (state @ w_query) / np.sqrt(keys.shape[-1])) @ states  # W_V left out
+
+
+def _jacobian_elementwise(scores):
+    p = ref.softmax(scores)
+    return np.diag(p) - p * p
+
+
+def _jacobian_dot(scores):
+    p = ref.softmax(scores)
+    return np.diag(p) - p @ p
+
+
+def _gradient_norms_summing_abs(scores):
+    p = ref.softmax(scores)
+    return np.array([np.abs(np.diag(row) - np.outer(row, row)).sum() for row in p])
+
+
+def _width_sweep_one_extra(queries, keys, widths, power):
+    return np.stack([queries[:, :w + 1] @ keys[:, :w + 1].T / w ** power for w in widths])
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "mistake"), [
+    ("context_vector", _sum_of_inputs, [(5,), (5, 3)], "context_without_weights"),
+    ("self_attention_no_weights", _self_attention_scaled, [(5, 4)], "unscaled_attention_scaled"),
+    ("state_attention", _state_attention_on_states, [(3,), (4, 3), (3, 2), (3, 2), (3, 5)], "values_not_projected"),
+    ("softmax_jacobian", _jacobian_elementwise, [(5,)], "jacobian_inner_product"),
+    ("softmax_jacobian", _jacobian_dot, [(5,)], "jacobian_inner_product"),
+    ("gradient_norms", _gradient_norms_summing_abs, [(3, 5)], "gradient_norm_sum_of_abs"),
+    ("width_sweep", _width_sweep_one_extra, [(3, 8), (4, 8), [1, 2, 4], 0.5], "width_slice_off_by_one"),
+], ids=["context_vector_unweighted", "self_attention_scaled", "state_attention_on_states",
+        "jacobian_elementwise", "jacobian_dot", "gradient_norms_sum_of_abs", "width_sweep_one_extra"])
+def test_slips_of_notebooks_01_to_05_after_three_blind_sets_are_named(exercise, function, shapes, mistake):
+    rng = np.random.default_rng(23)
+    inputs = [rng.normal(size=s) if isinstance(s, tuple) else s for s in shapes]
+    if exercise == "context_vector":
+        import torch
+        inputs = [torch.tensor(ref.softmax(inputs[0])), torch.tensor(inputs[1])]
+    if exercise == "self_attention_no_weights":
+        import torch
+        inputs = [torch.tensor(x) for x in inputs]
+        function = _torch_of(_self_attention_scaled)
+    _only_named(_failure(exercise, function, *inputs), mistake)
+
+
+def _torch_of(function):
+    import torch
+
+    return lambda tensor: torch.tensor(function(tensor.numpy()))

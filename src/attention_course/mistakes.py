@@ -221,6 +221,24 @@ _CATALOGUE = [
         "step, just before the softmax.",
     ),
     Mistake(
+        "context_without_weights",
+        "the input vectors were added up (or averaged) without the attention weights",
+        "A context vector is a weighted sum: multiply each input vector by its own weight before "
+        "adding them up (weights @ inputs), so that the tokens with large weights count more.",
+    ),
+    Mistake(
+        "unscaled_attention_scaled",
+        "the scores were divided by sqrt(d), but this attention is the unscaled one",
+        "Here the scores are the plain dot products, inputs @ inputs.T, passed straight to the "
+        "softmax; the division by sqrt(d_k) belongs to the scaled attention of a later notebook.",
+    ),
+    Mistake(
+        "values_not_projected",
+        "the weights multiply the raw states (the inputs) instead of the values",
+        "The values are the states projected by w_value (states @ w_value): the weighted sum runs "
+        "over those projected vectors, not over the states themselves.",
+    ),
+    Mistake(
         "std_instead_of_variance",
         "the standard deviation was returned instead of the variance",
         "The variance is the mean squared distance from the mean; the standard deviation is its "
@@ -244,6 +262,13 @@ _CATALOGUE = [
         "Raising score i raises weight i: the diagonal entries p_i (1 - p_i) are positive.",
     ),
     Mistake(
+        "jacobian_inner_product",
+        "p p^T was computed as p * p or p @ p instead of the outer product",
+        "The second term is an (n, n) matrix whose entry (i, j) is p_i * p_j: np.outer(p, p), or "
+        "p[:, None] * p[None, :]. On a 1-d array p * p multiplies entry by entry (a vector) and "
+        "p @ p is the dot product (one number).",
+    ),
+    Mistake(
         "width_scale_fixed",
         "the scores are divided by sqrt(w) whatever the power is",
         "The divisor is w ** power: power 0 means no division, 0.5 the square root of w, 1 w itself.",
@@ -258,6 +283,12 @@ _CATALOGUE = [
         "width_last_columns",
         "the last w entries of each vector were used instead of the first w",
         "Take the first w entries of every query and key: queries[:, :w], not queries[:, -w:].",
+    ),
+    Mistake(
+        "width_slice_off_by_one",
+        "each vector was cut to w + 1 or w - 1 entries instead of the first w",
+        "A slice stops before its end index: queries[:, :w] already holds exactly w entries "
+        "(indices 0 to w - 1).",
     ),
     Mistake(
         "gradient_norm_squared",
@@ -280,12 +311,24 @@ _CATALOGUE = [
         "np.linalg.norm of a matrix with ord=2 is the largest singular value; the Frobenius norm is "
         "its default for a matrix (or ord='fro').",
     ),
+    Mistake(
+        "gradient_norm_sum_of_abs",
+        "the absolute values of the entries were added up instead of taking the Frobenius norm",
+        "The Frobenius norm squares every entry, adds the squares and takes the square root: "
+        "np.linalg.norm(J) or np.sqrt((J ** 2).sum()), not np.abs(J).sum().",
+    ),
     # --- notebook 05: batches and masks ---
     Mistake(
         "keys_transpose_all_axes",
         "keys.T reversed every axis of a batch, not just the last two",
         "On an array of shape (..., tokens, d_k), .T also moves the batch axes. Swap only the last "
         "two axes: np.swapaxes(keys, -1, -2).",
+    ),
+    Mistake(
+        "scale_by_sqrt_d_v",
+        "the scores are scaled by the width of the values (d_v) instead of the keys (d_k)",
+        "The scores are dot products of queries and keys, so the scale is the square root of the "
+        "keys' width, keys.shape[-1]; the values may have another width.",
     ),
     Mistake(
         "mask_with_zero",

@@ -51,6 +51,9 @@ EXERCISES = [
         mutants={
             "returns_weights": lambda weights, inputs: weights,
             "weights_times_scores": lambda weights, inputs: weights @ (inputs @ inputs.T),
+            # the inputs added up or averaged, the weights left out
+            "context_without_weights": [lambda weights, inputs: np.sum(inputs, axis=0),
+                                        lambda weights, inputs: np.mean(inputs, axis=0)],
         },
     ),
     Exercise(
@@ -67,6 +70,9 @@ EXERCISES = [
             "returns_scores": lambda inputs: inputs @ inputs.T,
             "weights_transposed": lambda inputs: ref.softmax(inputs @ inputs.T, axis=-1).T @ inputs,
             "weights_times_scores": lambda inputs: ref.softmax(inputs @ inputs.T, -1) @ (inputs @ inputs.T),
+            "unscaled_attention_scaled": lambda inputs: ref.attention(inputs, inputs, inputs, scale=True),
+            "context_without_weights": [lambda inputs: np.broadcast_to(np.sum(inputs, axis=0), np.shape(inputs)),
+                                        lambda inputs: np.broadcast_to(np.mean(inputs, axis=0), np.shape(inputs))],
         },
     ),
 ]

@@ -73,6 +73,11 @@ def _attention_with(divisor=lambda *a: np.sqrt(np.shape(a[3])[-1]), output=None)
     return attend
 
 
+def _scaled_by_values_width(state, states, w_query, w_key, w_value):
+    """state_attention with the scores divided by sqrt(d_v), the values' width, instead of sqrt(d_k)."""
+    return _attention_with(lambda *a: np.sqrt(np.shape(w_value)[-1]))(state, states, w_query, w_key, w_value)
+
+
 EXERCISES = [
     Exercise(
         "project_qkv",
@@ -109,6 +114,10 @@ EXERCISES = [
             "scale_by_sqrt_d_model": [_attention_with(_by_width_of(1)), _attention_with(_by_width_of(0))],
             "weights_times_keys": _attention_with(output="keys"),
             "mixed_up_projections": _attention_with(output="queries"),  # the values projected with W_Q
+            "scale_by_sqrt_d_v": _scaled_by_values_width,
+            # the weights applied to the states themselves, W_V left out
+            "values_not_projected": lambda state, states, w_query, w_key, w_value: _state_weights(
+                state, states, w_query, w_key) @ ref.as_float(states),
             # the weights applied to the scores: one number, not a vector
             "weights_times_scores": lambda state, states, w_query, w_key, w_value: _state_weights(
                 state, states, w_query, w_key) @ ((ref.as_float(states) @ ref.as_float(w_key))

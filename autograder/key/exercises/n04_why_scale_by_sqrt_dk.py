@@ -37,6 +37,11 @@ def _jacobian(weights):
     return np.diag(weights) - np.outer(weights, weights)
 
 
+def _inner_product_jacobian(weights, elementwise=False):
+    """diag(p) - p @ p (or - p * p): a dot or elementwise product in place of the outer product."""
+    return np.diag(weights) - (weights * weights if elementwise else weights @ weights)
+
+
 def _sweep_with(columns=lambda w: slice(None, w), divisor=lambda w, queries, keys, power: float(w) ** power):
     """width_sweep with the slice of each vector or the divisor replaced; defaults are the correct ones."""
 
@@ -86,6 +91,8 @@ EXERCISES = [
             "width_scale_fixed": _sweep_with(divisor=lambda w, q, k, power: np.sqrt(float(w))),
             "width_scale_full": _sweep_with(divisor=lambda w, q, k, power: float(k.shape[-1]) ** power),
             "width_last_columns": _sweep_with(columns=lambda w: slice(-w, None)),
+            "width_slice_off_by_one": [_sweep_with(columns=lambda w: slice(None, w + 1)),
+                                       _sweep_with(columns=lambda w: slice(None, max(w - 1, 0)))],
             "integer_arithmetic": _sweep_with(divisor=lambda w, q, k, power: float(int(float(w) ** power))),
         },
     ),
@@ -120,6 +127,10 @@ EXERCISES = [
             ],
             "jacobian_sign_flipped": lambda scores: -_jacobian(ref.softmax(scores, axis=-1)),
             "softmax_no_max_subtraction": lambda scores: _jacobian(_naive_softmax(scores)),
+            # diag(p) - p @ p: the dot product, one number, subtracted from every entry
+            "jacobian_inner_product": [
+                lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1)),
+                lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1), elementwise=True)],
         },
     ),
     Exercise(
@@ -137,6 +148,12 @@ EXERCISES = [
             "gradient_norm_of_weights": _weights_norm,
             "gradient_norm_whole_stack": lambda scores: np.sqrt((_jacobians(scores) ** 2).sum()),
             "gradient_norm_spectral": lambda scores: np.linalg.norm(_jacobians(scores), ord=2, axis=(-2, -1)),
+            "gradient_norm_sum_of_abs": lambda scores: np.abs(_jacobians(scores)).sum(axis=(-2, -1)),
+            "jacobian_inner_product": [
+                lambda scores: np.array([np.linalg.norm(_inner_product_jacobian(weights))
+                                         for weights in ref.softmax(scores, axis=-1)]),
+                lambda scores: np.array([np.linalg.norm(_inner_product_jacobian(weights, elementwise=True))
+                                         for weights in ref.softmax(scores, axis=-1)])],
             # not one norm per key (each column's softmax and Jacobian): KEYING.md rules that
             # uncatalogued (three sets of five); the shared step's per-row norms stay softmax_wrong_axis
         },

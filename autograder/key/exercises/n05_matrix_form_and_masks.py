@@ -33,6 +33,7 @@ def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
             "no_scaling": 1.0,
             "scale_by_d_k": float(d_k),  # also what dividing by sqrt(d_k) twice gives
             "scale_by_sqrt_tokens": np.sqrt(keys.shape[-2]),
+            "scale_by_sqrt_d_v": np.sqrt(values.shape[-1]),
         }.get(mistake, np.sqrt(d_k))
         scores = scores / divisor
     elif scale:  # a number
@@ -115,7 +116,7 @@ EXERCISES = [
         returns="an array of shape (..., tokens, d_v)",
         mutants=_mutants(_batched_attention, [
             # scale_applied_twice is left out: dividing by sqrt(d_k) twice *is* dividing by d_k
-            "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "softmax_wrong_axis",
+            "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "scale_by_sqrt_d_v", "softmax_wrong_axis",
             "softmax_over_all_entries", "softmax_no_max_subtraction", "keys_without_transpose",
             "keys_transpose_all_axes", "keys_times_queries", "weights_times_scores",
             "returns_weights", "weights_transposed", "loop_leftover",
@@ -136,7 +137,7 @@ EXERCISES = [
         returns="an array of shape (..., tokens, d_v)",
         mutants={**_mutants(_masked_attention, [
             "mask_wrong_sign", "mask_with_zero", "no_scaling",
-            "scale_by_d_k", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
+            "scale_by_d_k", "scale_by_sqrt_d_v", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
         ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
                                    partial(_masked_attention, mistake="mask_after_softmax_renormalised")]},

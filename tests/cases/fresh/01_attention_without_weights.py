@@ -141,7 +141,7 @@ def self_attention_no_weights(inputs):
     weights = scores / scores.sum(dim=1, keepdim=True)
     return weights @ inputs
 """,
-        "scaled_too_early:sqrt_d": """
+        "unscaled_attention_scaled:sqrt_d": """
 def self_attention_no_weights(inputs):
     weights = softmax_stable(inputs @ inputs.T / inputs.shape[1] ** 0.5)
     return weights @ inputs

@@ -109,12 +109,12 @@ def softmax_jacobian(scores):
     p = scores / scores.sum()
     return np.diag(p) - np.outer(p, p)
 """,
-        "uncatalogued:inner_instead_of_outer": """
+        "jacobian_inner_product:inner_instead_of_outer": """
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p.T
 """,
-        "uncatalogued:square_instead_of_outer": """
+        "jacobian_inner_product:square_instead_of_outer": """
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p * p

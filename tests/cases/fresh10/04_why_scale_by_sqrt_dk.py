@@ -220,12 +220,12 @@ def softmax_jacobian(scores):
     p = softmax(scores.astype(np.float32))
     return np.diag(p) - np.outer(p, p)
 ''',
-    "uncatalogued:inner_instead_of_outer": '''
+    "jacobian_inner_product:inner_instead_of_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p.T
 ''',
-    "uncatalogued:broadcast_on_wrong_axis": '''
+    "jacobian_inner_product:broadcast_on_wrong_axis": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return (np.eye(len(p)) - p) * p

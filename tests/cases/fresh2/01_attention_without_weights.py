@@ -172,7 +172,7 @@ def self_attention_no_weights(inputs):
     exps = torch.exp(scores - scores.max())
     return (exps / exps.sum()) @ inputs
 ''',
-        "uncatalogued:scaled_by_sqrt_d": '''
+        "unscaled_attention_scaled:scaled_by_sqrt_d": '''
 def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
     return softmax_stable(scores) @ inputs

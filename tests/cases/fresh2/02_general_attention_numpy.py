@@ -107,7 +107,7 @@ def state_attention(state, states, w_query, w_key, w_value):
     weights = state_weights(state, states, w_query, w_key)
     return weights @ (states @ w_key)
 ''',
-        "uncatalogued:values_not_projected": '''
+        "values_not_projected:values_not_projected": '''
 def state_attention(state, states, w_query, w_key, w_value):
     weights = state_weights(state, states, w_query, w_key)
     return weights @ states

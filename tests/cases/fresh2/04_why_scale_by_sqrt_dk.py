@@ -62,7 +62,7 @@ def width_sweep(queries, keys, widths, power):
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w] @ keys[:, :w].T / int(w ** power) for w in widths])
 ''',
-        "uncatalogued:slice_one_too_long": '''
+        "width_slice_off_by_one:slice_one_too_long": '''
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w + 1] @ keys[:, :w + 1].T / float(w) ** power for w in widths])
 ''',
@@ -141,7 +141,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p), dtype=p.dtype) - np.outer(p, p)
 ''',
-        "uncatalogued:inner_not_outer": '''
+        "jacobian_inner_product:inner_not_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p
@@ -185,7 +185,7 @@ def gradient_norms(scores):
 def gradient_norms(scores):
     return np.array([np.linalg.norm(softmax_jacobian(col)) for col in scores.T])
 ''',
-        "uncatalogued:entrywise_l1": '''
+        "gradient_norm_sum_of_abs:entrywise_l1": '''
 def gradient_norms(scores):
     return np.array([np.abs(softmax_jacobian(row)).sum() for row in scores])
 ''',

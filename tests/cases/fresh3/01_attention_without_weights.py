@@ -192,7 +192,7 @@ def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T
     return softmax_stable(scores) @ scores
 ''',
-        "uncatalogued:scaled_anyway": '''
+        "unscaled_attention_scaled:scaled_anyway": '''
 def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[-1] ** 0.5
     return softmax_stable(scores) @ inputs

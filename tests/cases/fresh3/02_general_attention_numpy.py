@@ -144,7 +144,7 @@ def state_attention(state, states, w_query, w_key, w_value):
     values = (states @ w_value).astype(np.float32)
     return weights @ values
 ''',
-        "uncatalogued:values_not_projected": '''
+        "values_not_projected:values_not_projected": '''
 def state_attention(state, states, w_query, w_key, w_value):
     weights = state_weights(state, states, w_query, w_key)
     return weights @ states

@@ -68,7 +68,7 @@ def width_sweep(queries, keys, widths, power):
         result[i] = queries[:, :w] @ keys[:, :w].T / float(w) ** power
     return result
 ''',
-        "uncatalogued:one_column_short": '''
+        "width_slice_off_by_one:one_column_short": '''
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w - 1] @ keys[:, :w - 1].T / float(w) ** power for w in widths])
 ''',
@@ -165,7 +165,7 @@ def softmax_jacobian(scores):
     p = scores / scores.sum()
     return np.diag(p) - np.outer(p, p)
 ''',
-        "uncatalogued:squares_not_outer": '''
+        "jacobian_inner_product:squares_not_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p ** 2

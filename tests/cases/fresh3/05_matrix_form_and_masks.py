@@ -74,7 +74,7 @@ def batched_attention(queries, keys, values, scale=True):
     scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
     return softmax(scores, axis=-1) @ values
 ''',
-        "uncatalogued:scale_by_sqrt_d_v": '''
+        "scale_by_sqrt_d_v:scale_by_sqrt_d_v": '''
 def batched_attention(queries, keys, values, scale=True):
     scores = queries @ np.swapaxes(keys, -1, -2)
     if scale:

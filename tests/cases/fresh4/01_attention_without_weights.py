@@ -118,7 +118,7 @@ MISTAKES = {
         "uncatalogued:inputs_times_weights": _c("return inputs @ weights"),
         "uncatalogued:no_sum": _c("return weights[:, None] * inputs"),
         "uncatalogued:sum_wrong_axis": _c("return (weights[:, None] * inputs).sum(dim=1)"),
-        "uncatalogued:unweighted_mean": _c("return inputs.mean(dim=0)"),
+        "context_without_weights:unweighted_mean": _c("return inputs.mean(dim=0)"),
         "uncatalogued:softmax_again": _c("return torch.softmax(weights, dim=0) @ inputs"),
         "uncatalogued:overwrite_not_accumulate": _c("""
             context = torch.zeros(inputs.shape[1], dtype=inputs.dtype)
@@ -171,7 +171,7 @@ MISTAKES = {
                 out[i] = softmax_stable(inputs[i] @ inputs.T) @ inputs
             return out
         """),
-        "uncatalogued:scaled": _a("""
+        "unscaled_attention_scaled:scaled": _a("""
             scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
             return softmax_stable(scores) @ inputs
         """),

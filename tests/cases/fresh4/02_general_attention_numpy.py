@@ -182,11 +182,11 @@ MISTAKES = {
             values = (states @ w_value).astype(np.float16)
             return weights @ values
         """),
-        "uncatalogued:values_not_projected": _a("""
+        "values_not_projected:values_not_projected": _a("""
             weights = state_weights(state, states, w_query, w_key)
             return weights @ states
         """),
-        "uncatalogued:scale_by_d_v": _a("""
+        "scale_by_sqrt_d_v:scale_by_d_v": _a("""
             q = state @ w_query
             k = states @ w_key
             v = states @ w_value

@@ -76,7 +76,7 @@ MISTAKES = {
             q, k = queries.astype(np.float32), keys.astype(np.float32)
             return np.stack([q[:, :w] @ k[:, :w].T / float(w) ** power for w in widths])
         """),
-        "uncatalogued:slice_off_by_one": _w("""
+        "width_slice_off_by_one:slice_off_by_one": _w("""
             return np.stack([queries[:, :w - 1] @ keys[:, :w - 1].T / float(w) ** power for w in widths])
         """),
         "uncatalogued:multiplied": _w("""
@@ -171,7 +171,7 @@ MISTAKES = {
             p = softmax(scores.astype(np.float32))
             return np.diag(p) - np.outer(p, p)
         """),
-        "uncatalogued:inner_instead_of_outer": _j("""
+        "jacobian_inner_product:inner_instead_of_outer": _j("""
             p = softmax(scores)
             return np.diag(p) - p @ p
         """),

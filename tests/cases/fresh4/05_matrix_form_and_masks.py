@@ -74,7 +74,7 @@ MISTAKES = {
                 scores = scores / np.sqrt(keys.shape[-1])
             return softmax(scores) @ values
         """),
-        "uncatalogued:scale_by_d_v": _scaled(divide="np.sqrt(values.shape[-1])"),
+        "scale_by_sqrt_d_v:scale_by_d_v": _scaled(divide="np.sqrt(values.shape[-1])"),
         "uncatalogued:transpose_fixed_rank": _scaled(transpose="np.transpose(keys, (0, 2, 1))"),
         "uncatalogued:loops_first_axis": _b("""
             outputs = []

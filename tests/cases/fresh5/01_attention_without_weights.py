@@ -205,7 +205,7 @@ def self_attention_no_weights(inputs):
     weights = exps / exps.sum(dim=-1, keepdim=True)
     return weights @ inputs
 ''',
-        "uncatalogued:scaled_anyway": '''
+        "unscaled_attention_scaled:scaled_anyway": '''
 def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
     return softmax_stable(scores) @ inputs

@@ -117,7 +117,7 @@ def state_attention(state, states, w_query, w_key, w_value):
     output = weights @ values
     return weights
 ''',
-        "uncatalogued:values_not_projected": '''
+        "values_not_projected:values_not_projected": '''
 def state_attention(state, states, w_query, w_key, w_value):
     weights = state_weights(state, states, w_query, w_key)
     return weights @ states
@@ -134,7 +134,7 @@ def state_attention(state, states, w_query, w_key, w_value):
     v = states @ w_value
     return softmax(k @ q) @ v
 ''',
-        "uncatalogued:scale_by_sqrt_d_v": '''
+        "scale_by_sqrt_d_v:scale_by_sqrt_d_v": '''
 def state_attention(state, states, w_query, w_key, w_value):
     q = state @ w_query
     k = states @ w_key

@@ -110,7 +110,7 @@ def width_sweep(queries, keys, widths, power):
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w] @ keys[:, :w].T / float(w) * power for w in widths])
 ''',
-        "uncatalogued:slice_one_short": '''
+        "width_slice_off_by_one:slice_one_short": '''
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w - 1] @ keys[:, :w - 1].T / float(w) ** power for w in widths])
 ''',
@@ -199,12 +199,12 @@ def softmax_jacobian(scores):
     p = e / e.sum()
     return np.diag(p) - np.outer(p, p)
 ''',
-        "uncatalogued:inner_not_outer": '''
+        "jacobian_inner_product:inner_not_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - np.dot(p, p)
 ''',
-        "uncatalogued:p_squared_broadcast": '''
+        "jacobian_inner_product:p_squared_broadcast": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p ** 2

@@ -196,7 +196,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p)) - np.outer(p, p)
 ''',
-        "uncatalogued:p_times_p_not_outer": '''
+        "jacobian_inner_product:p_times_p_not_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p * p
@@ -252,7 +252,7 @@ def gradient_norms(scores):
     p = softmax(scores, axis=-1)
     return np.array([np.linalg.norm(np.diag(r - r ** 2)) for r in p])
 ''',
-        "uncatalogued:sum_of_absolute_entries": '''
+        "gradient_norm_sum_of_abs:sum_of_absolute_entries": '''
 def gradient_norms(scores):
     return np.array([np.abs(softmax_jacobian(row)).sum() for row in scores])
 ''',

@@ -70,7 +70,7 @@ def width_sweep(queries, keys, widths, power):
 def width_sweep(queries, keys, widths, power):
     return np.stack([(queries[:, :w] @ keys[:, :w].T) * w ** power for w in widths])
 """,
-        "uncatalogued:one_entry_too_many": """
+        "width_slice_off_by_one:one_entry_too_many": """
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w + 1] @ keys[:, :w + 1].T / w ** power for w in widths])
 """,

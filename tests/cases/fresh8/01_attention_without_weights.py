@@ -193,7 +193,7 @@ def context_vector(weights, inputs):
 
 # --------------------------------------------------------------------------- self_attention_no_weights
 MISTAKES["self_attention_no_weights"] = {
-    "uncatalogued:scaled_anyway": '''
+    "unscaled_attention_scaled:scaled_anyway": '''
 def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[-1] ** 0.5
     return softmax_stable(scores) @ inputs

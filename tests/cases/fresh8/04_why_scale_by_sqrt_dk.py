@@ -94,7 +94,7 @@ def width_sweep(queries, keys, widths, power):
 def width_sweep(queries, keys, widths, power):
     return np.stack([queries[:, :w] @ keys[:, :w].T / (w * power) for w in widths])
 ''',
-    "uncatalogued:slice_one_short": '''
+    "width_slice_off_by_one:slice_one_short": '''
 def width_sweep(queries, keys, widths, power):
     out = []
     for w in widths:
@@ -240,7 +240,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return -np.outer(p, p)
 ''',
-    "uncatalogued:dot_for_outer": '''
+    "jacobian_inner_product:dot_for_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p.T

@@ -36,7 +36,7 @@ def batched_attention(queries, keys, values, scale=True):
     return softmax(scores, axis=-1) @ values
 ''',
     "scale_by_sqrt_tokens": _ba(divisor="np.sqrt(keys.shape[-2])"),
-    "scale_by_sqrt_d_model:values_width": _ba(divisor="np.sqrt(values.shape[-1])"),
+    "scale_by_sqrt_d_v:values_width": _ba(divisor="np.sqrt(values.shape[-1])"),
     "keys_transpose_all_axes": _ba(scores="queries @ keys.T"),
     "keys_without_transpose": _ba(scores="queries @ keys"),
     "keys_times_queries": _ba(scores="keys @ np.swapaxes(queries, -1, -2)"),

@@ -201,7 +201,7 @@ def context_vector(weights, inputs):
 def context_vector(weights, inputs):
     return inputs @ weights
 ''',
-    "uncatalogued:weights_ignored": '''
+    "context_without_weights:weights_ignored": '''
 def context_vector(weights, inputs):
     return inputs.sum(dim=0)
 ''',
@@ -271,7 +271,7 @@ def self_attention_no_weights(inputs):
     weights = softmax_stable(inputs @ inputs)
     return weights @ inputs
 ''',
-    "uncatalogued:scaled_by_sqrt_d": '''
+    "unscaled_attention_scaled:scaled_by_sqrt_d": '''
 def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
     return softmax_stable(scores) @ inputs

@@ -287,7 +287,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p)) - np.outer(p, p)
 ''',
-    "uncatalogued:inner_instead_of_outer": '''
+    "jacobian_inner_product:inner_instead_of_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p

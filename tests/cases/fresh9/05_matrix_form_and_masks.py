@@ -87,7 +87,7 @@ def batched_attention(queries, keys, values, scale=True):
         scores = scores / np.sqrt(keys.shape[-1])
     return softmax(scores, axis=-1)
 ''',
-    "uncatalogued:scaled_by_sqrt_d_v": '''
+    "scale_by_sqrt_d_v:scaled_by_sqrt_d_v": '''
 def batched_attention(queries, keys, values, scale=True):
     scores = queries @ np.swapaxes(keys, -1, -2)
     if scale:
