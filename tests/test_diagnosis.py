@@ -832,7 +832,7 @@ def test_one_number_is_never_every_entry_nor_a_factor_without_a_formula():
 
     message = _failure("score_variance", score_variance, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
     assert "every entry" not in message and "times the expected" not in message, message
-    assert "your result is" in message, message
+    assert "variance of each row" in message, message  # a described slip (verdict.slips)
 
 
 @pytest.mark.parametrize(("exercise", "function", "inputs", "said"), [
@@ -956,7 +956,7 @@ def test_the_options_a_check_called_the_function_with_are_said():
 
 @pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
     ("softmax_jacobian", lambda s: np.diag(_softmax_rows(s)) - _softmax_rows(s) ** 2, [(4,)],
-     ["only the entries off the diagonal are wrong"]),
+     ["element-wise product", "np.outer(p, p)"]),  # p * p for np.outer(p, p): a described slip
     ("head_weights", "_last_head_unscaled", [(3, 4), (4, 4), (4, 4), 2], ["along axis 0 (heads), index 0 is right and 1 wrong"]),
     ("scores_for_query", lambda q, x: (x @ q).softmax(dim=-1), [(3,), (6, 3)], ["softmax of the expected one"]),
     ("width_sweep", lambda q, k, w, p: np.stack([q[:, :v] @ k[:, :v].T * float(v) ** p for v in w]),
@@ -1046,3 +1046,57 @@ def test_no_symptom_wording_carries_a_catalogued_title():
     code = "".join(path.read_text(encoding="utf-8") for path in Path(verdict.__file__).parent.glob("*.py"))
     joined = re.sub(r'"\s*\n\s*f?"', "", code)  # the pieces of implicitly joined strings
     assert not [m.id for m in CATALOGUE.values() if m.title in joined]
+
+
+# --- slips the catalogue leaves out, described in the exercise's words (verdict.slips) -----------
+
+
+def _unprojected_state_attention(state, states, w_query, w_key, w_value):
+    keys = states @ w_key
+    return ref.softmax(keys @ (state @ w_query) / np.sqrt(keys.shape[-1])) @ states  # states, not values
+
+
+def _batched_attention_over_d_v(queries, keys, values, scale=True):
+    scores = queries @ np.swapaxes(keys, -1, -2)
+    return ref.softmax(scores / np.sqrt(values.shape[-1]) if scale else scores) @ values
+
+
+def _width_sweep_one_too_many(queries, keys, widths, power):
+    return np.stack([queries[:, :w + 1] @ keys[:, :w + 1].T / w ** power for w in widths])
+
+
+def _jacobian_with_dot(scores):
+    p = ref.softmax(scores)
+    return np.diag(p) - np.dot(p, p)
+
+
+def _norms_summing_absolute_values(scores):
+    return np.array([np.abs(np.diag(p) - np.outer(p, p)).sum() for p in ref.softmax(scores)])
+
+
+def _variance_keys_reshaped(queries, keys):
+    return np.var(queries @ keys.reshape(keys.shape[1], keys.shape[0]))
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
+    ("state_attention", _unprojected_state_attention, [(3,), (4, 3), (3, 2), (3, 2), (3, 5)], "values"),
+    ("batched_attention", _batched_attention_over_d_v, [(2, 3, 4), (2, 5, 4), (2, 5, 6)], "sqrt(d_v)"),
+    ("width_sweep", _width_sweep_one_too_many, [(3, 8), (4, 8), [1, 2, 4], 0.5], "first w entries"),
+    ("softmax_jacobian", _jacobian_with_dot, [(5,)], "np.outer(p, p)"),
+    ("gradient_norms", _norms_summing_absolute_values, [(3, 5)], "Frobenius"),
+    ("score_variance", _variance_keys_reshaped, [(4, 6), (5, 6)], "reshape"),
+], ids=["values_not_projected", "scale_by_sqrt_d_v", "width_slice_off_by_one", "jacobian_inner_product",
+        "norm_not_frobenius", "keys_reshaped_not_transposed"])
+def test_a_slip_the_catalogue_leaves_out_is_described_without_a_title(exercise, function, shapes, said):
+    rng = np.random.default_rng(23)
+    inputs = [rng.normal(size=s) if isinstance(s, tuple) else s for s in shapes]
+    message = _failure(exercise, function, *inputs)
+    assert "your result matches" in message and said in message and _titles_in(message) == 0, message
+
+
+def test_a_one_entry_array_where_a_scalar_is_asked_is_told_so():
+    def score_variance(queries, keys):
+        return np.array([np.var(queries @ keys.T)])
+
+    message = _failure("score_variance", score_variance, RNG.normal(size=(4, 6)), RNG.normal(size=(5, 6)))
+    assert "an array of one entry where a scalar" in message, message

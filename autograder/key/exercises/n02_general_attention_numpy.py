@@ -73,6 +73,18 @@ def _attention_with(divisor=lambda *a: np.sqrt(np.shape(a[3])[-1]), output=None)
     return attend
 
 
+def _unprojected_values(state, states, w_query, w_key, w_value):
+    """The weights applied to the raw states: the values never projected."""
+    return _state_weights(state, states, w_query, w_key) @ ref.as_float(states)
+
+
+def _scaled_by_value_width(state, states, w_query, w_key, w_value):
+    """The scores divided by sqrt(d_v), the values' width, where sqrt(d_k) belongs."""
+    query = ref.as_float(state) @ ref.as_float(w_query)
+    keys, values = ref.as_float(states) @ ref.as_float(w_key), ref.as_float(states) @ ref.as_float(w_value)
+    return ref.softmax(keys @ query / np.sqrt(values.shape[-1])) @ values
+
+
 EXERCISES = [
     Exercise(
         "project_qkv",
@@ -113,6 +125,9 @@ EXERCISES = [
             "weights_times_scores": lambda state, states, w_query, w_key, w_value: _state_weights(
                 state, states, w_query, w_key) @ ((ref.as_float(states) @ ref.as_float(w_key))
                                                   @ (ref.as_float(state) @ ref.as_float(w_query))),
+            # described slips (verdict.slips)
+            "values_not_projected": _unprojected_values,
+            "scale_by_sqrt_d_v": _scaled_by_value_width,
         },
     ),
 ]

@@ -77,6 +77,12 @@ def _masked_attention(queries, keys, values, mask, mistake=None):
     return _attention(queries, keys, values, scale=True, mask=mask, mistake=mistake)
 
 
+def _scaled_by_value_width(queries, keys, values, mask=None, scale=True):
+    """Attention with the scores divided by sqrt(d_v), the values' width, where sqrt(d_k) belongs."""
+    divisor = float(np.sqrt(np.shape(values)[-1]))
+    return ref.attention(queries, keys, values, mask, divisor if scale else False)
+
+
 # --- exercises 2 and 4: masks --------------------------------------------------------------------
 
 
@@ -113,13 +119,13 @@ EXERCISES = [
         reference=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
                                                                           scale=scale),
         returns="an array of shape (..., tokens, d_v)",
-        mutants=_mutants(_batched_attention, [
+        mutants={**_mutants(_batched_attention, [
             # scale_applied_twice is left out: dividing by sqrt(d_k) twice *is* dividing by d_k
             "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "softmax_wrong_axis",
             "softmax_over_all_entries", "softmax_no_max_subtraction", "keys_without_transpose",
             "keys_transpose_all_axes", "keys_times_queries", "weights_times_scores",
             "returns_weights", "weights_transposed", "loop_leftover",
-        ]),
+        ]), "scale_by_sqrt_d_v": _scaled_by_value_width},  # a described slip (verdict.slips)
     ),
     Exercise(
         "causal_mask",
@@ -139,7 +145,8 @@ EXERCISES = [
             "scale_by_d_k", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
         ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
-                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")]},
+                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")],
+                 "scale_by_sqrt_d_v": _scaled_by_value_width},
     ),
     Exercise(
         "padding_mask",
