@@ -294,14 +294,17 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "mixed_up_projections": [("project", _permuted(order))
                              for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1))],
     # W x for each token (W @ X^T, transposed back: NumPy raises as for `w @ x` on non-square W),
-    # the product's transpose (W^T X^T), or W @ X
+    # the product's transpose (W^T X^T), W @ X, or W @ X^T left as it is
     "projection_order": [("project", lambda original: lambda x, wq, wk, wv: tuple(
                               np.swapaxes(ref.as_float(w) @ np.swapaxes(ref.as_float(x), -1, -2), -1, -2)
                               for w in (wq, wk, wv))),
                          ("project", lambda original: lambda x, wq, wk, wv: tuple(
                              np.swapaxes(p, -1, -2) for p in original(x, wq, wk, wv))),
                          ("project", lambda original: lambda x, wq, wk, wv: tuple(
-                             ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv)))],
+                             ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv))),
+                         # W @ X^T, not transposed back: (d_k, tokens) where (tokens, d_k) is asked
+                         ("project", lambda original: lambda x, wq, wk, wv: tuple(
+                             ref.as_float(w) @ np.swapaxes(ref.as_float(x), -1, -2) for w in (wq, wk, wv)))],
     "heads_reshape_without_transpose": [
         ("split_heads", lambda original: split_heads_without_transpose),
         ("split_heads", lambda original: split_heads_tokens_first),
