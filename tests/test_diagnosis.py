@@ -1085,11 +1085,14 @@ def _variance_keys_reshaped(queries, keys):
     ("softmax_jacobian", _jacobian_with_dot, [(5,)], "np.outer(p, p)"),
     ("gradient_norms", _norms_summing_absolute_values, [(3, 5)], "Frobenius"),
     ("score_variance", _variance_keys_reshaped, [(4, 6), (5, 6)], "reshape"),
+    ("masked_attention", lambda q, k, v, mask: ref.softmax(q @ k.T / np.sqrt(k.shape[-1])) @ v,
+     [(3, 4), (5, 4), (5, 2), "mask"], "without the mask"),
 ], ids=["values_not_projected", "scale_by_sqrt_d_v", "width_slice_off_by_one", "jacobian_inner_product",
-        "norm_not_frobenius", "keys_reshaped_not_transposed"])
+        "norm_not_frobenius", "keys_reshaped_not_transposed", "mask_ignored"])
 def test_a_slip_the_catalogue_leaves_out_is_described_without_a_title(exercise, function, shapes, said):
     rng = np.random.default_rng(23)
-    inputs = [rng.normal(size=s) if isinstance(s, tuple) else s for s in shapes]
+    inputs = [np.tril(np.ones((3, 5), dtype=bool)) if s == "mask" else rng.normal(size=s) if isinstance(s, tuple)
+              else s for s in shapes]
     message = _failure(exercise, function, *inputs)
     assert "your result matches" in message and said in message and _titles_in(message) == 0, message
 

@@ -64,6 +64,7 @@ EXERCISES = [
         mutants={
             "returns_weights": lambda weights, inputs: weights,
             "weights_times_scores": lambda weights, inputs: weights @ (inputs @ inputs.T),
+            "weights_softmaxed_again": lambda weights, inputs: ref.softmax(ref.as_float(weights), axis=-1) @ ref.as_float(inputs),
             "weights_not_used": [lambda weights, inputs: ref.as_float(inputs).sum(axis=0),
                                  lambda weights, inputs: ref.as_float(inputs).mean(axis=0)],
         },
@@ -84,6 +85,7 @@ EXERCISES = [
             "weights_times_scores": lambda inputs: ref.softmax(inputs @ inputs.T, -1) @ (inputs @ inputs.T),
             # the scores divided by sqrt(d) or by d, as the later notebooks do
             "scaled_where_no_scaling_is_asked": [_scaled_self_attention(0.5), _scaled_self_attention(1.0)],
+            "weights_softmaxed_again": _self_attention_with(lambda s: ref.softmax(ref.softmax(s, axis=-1), axis=-1)),
         },
     ),
 ]

@@ -125,7 +125,10 @@ EXERCISES = [
             "softmax_over_all_entries", "softmax_no_max_subtraction", "keys_without_transpose",
             "keys_transpose_all_axes", "keys_times_queries", "weights_times_scores",
             "returns_weights", "weights_transposed", "loop_leftover",
-        ]), "scale_by_sqrt_d_v": _scaled_by_value_width},  # a described slip (verdict.slips)
+        ]), "scale_by_sqrt_d_v": _scaled_by_value_width,  # described slips (verdict.slips)
+            "scale_flag_ignored": [lambda queries, keys, values, scale=True: ref.attention(queries, keys, values),
+                                   lambda queries, keys, values, scale=True: ref.attention(
+                                       queries, keys, values, scale=not scale)]},
     ),
     Exercise(
         "causal_mask",
@@ -146,7 +149,8 @@ EXERCISES = [
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
         ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
                                    partial(_masked_attention, mistake="mask_after_softmax_renormalised")],
-                 "scale_by_sqrt_d_v": _scaled_by_value_width},
+                 "scale_by_sqrt_d_v": _scaled_by_value_width,
+                 "mask_ignored": lambda queries, keys, values, mask: ref.attention(queries, keys, values)},
     ),
     Exercise(
         "padding_mask",

@@ -21,6 +21,9 @@ SLIPS: dict[str, tuple[str, str]] = {
     "weights_not_used": (
         "the inputs summed or averaged without their weights (an unweighted sum or mean)",
         "multiply each input vector by its own weight, then sum: weights @ inputs."),
+    "weights_softmaxed_again": (
+        "the weights passed through a softmax a second time",
+        "the weights already sum to 1: apply the softmax once, to the scores, and use its result as it is."),
     "scaled_where_no_scaling_is_asked": (
         "the scores divided by sqrt(d) (or by d) before the softmax",
         "this exercise asks for attention without any scaling: the softmax of the raw dot products."),
@@ -43,6 +46,13 @@ SLIPS: dict[str, tuple[str, str]] = {
         "the keys reshaped to (d_k, n_keys) instead of transposed",
         "a reshape keeps the numbers in their order and only regroups them; to turn the keys' rows into "
         "columns, transpose them (keys.T, np.swapaxes(keys, -1, -2), or tf.matmul(..., transpose_b=True))."),
+    # notebook 05
+    "mask_ignored": (
+        "attention computed without the mask: the hidden keys still get weight",
+        "apply the mask to the scores before the softmax, putting -inf where it is False."),
+    "scale_flag_ignored": (
+        "the scale argument not followed: the scores scaled when scale=False, or left unscaled when scale=True",
+        "divide by sqrt(d_k) only when scale is True, and return the unscaled attention when it is False."),
     # notebook 04
     "variance_not_centred": (
         "the mean of the squared scores, without subtracting their mean first",
