@@ -830,7 +830,7 @@ def test_one_number_is_never_every_entry_nor_a_factor_without_a_formula():
 
     message = _failure("score_variance", score_variance, RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)))
     assert "every entry" not in message and "times the expected" not in message, message
-    assert "your result is" in message, message
+    assert "variance of each row" in message, message  # a described slip (verdict.slips)
 
 
 @pytest.mark.parametrize(("exercise", "function", "inputs", "said"), [
@@ -1319,3 +1319,31 @@ def _torch_of(function):
     import torch
 
     return lambda tensor: torch.tensor(function(tensor.numpy()))
+# --- slips the catalogue leaves out, described in the exercise's words (verdict.slips) -----------
+
+
+def _variance_keys_reshaped(queries, keys):
+    return np.var(queries @ keys.reshape(keys.shape[1], keys.shape[0]))
+
+
+@pytest.mark.parametrize(("exercise", "function", "shapes", "said"), [
+    ("gradient_norms", lambda scores: np.array([np.abs(np.diag(p) - np.outer(p, p)).max()
+                                                for p in ref.softmax(scores)]), [(3, 5)], "Frobenius"),
+    ("score_variance", _variance_keys_reshaped, [(4, 6), (5, 6)], "reshape"),
+    ("masked_attention", lambda q, k, v, mask: ref.softmax(q @ k.T / np.sqrt(k.shape[-1])) @ v,
+     [(3, 4), (5, 4), (5, 2), "mask"], "without the mask"),
+], ids=["norm_not_frobenius", "keys_reshaped_not_transposed", "mask_ignored"])
+def test_a_slip_the_catalogue_leaves_out_is_described_without_a_title(exercise, function, shapes, said):
+    rng = np.random.default_rng(23)
+    inputs = [np.tril(np.ones((3, 5), dtype=bool)) if s == "mask" else rng.normal(size=s) if isinstance(s, tuple)
+              else s for s in shapes]
+    message = _failure(exercise, function, *inputs)
+    assert "your result matches" in message and said in message and _titles_in(message) == 0, message
+
+
+def test_a_one_entry_array_where_a_scalar_is_asked_is_told_so():
+    def score_variance(queries, keys):
+        return np.array([np.var(queries @ keys.T)])
+
+    message = _failure("score_variance", score_variance, RNG.normal(size=(4, 6)), RNG.normal(size=(5, 6)))
+    assert "an array of one entry where a scalar" in message, message

@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from attention_course.verdict.slips import SLIPS
+
 from . import reference as ref
 from .mutants import (
     combine_heads_without_transpose,
@@ -152,6 +154,15 @@ def _permuted(order):
     return lambda original: lambda x, *w: original(x, *(w[i] for i in order))
 
 
+def _keys_reshaped(original):
+    def dot_products(queries, keys):
+        keys = ref.as_float(keys)
+        if keys.ndim < 2:
+            return original(queries, keys)
+        return ref.as_float(queries) @ keys.reshape(*keys.shape[:-2], keys.shape[-1], keys.shape[-2])
+    return dot_products
+
+
 def _causal_shifted(diagonal):
     # the diagonal hidden (-1), or one future token visible (+1)
     return lambda original: lambda n: np.tril(np.ones((n, n), dtype=bool), k=diagonal)
@@ -246,6 +257,9 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "keys_without_transpose": [("dot_products", lambda original: lambda q, k: ref.as_float(q)
                                 @ ref.as_float(k))],
     "keys_transpose_all_axes": [("dot_products", _keys_transpose_all_axes)],
+    # a described slip (DECOYS): the keys reshaped to (..., d_k, n_keys), which keeps their numbers'
+    # order, where a transpose belongs
+    "keys_reshaped_not_transposed": [("dot_products", _keys_reshaped)],
     "keys_times_queries": [("dot_products", _transposed_output)],
     "weights_transposed": [("weighted_values", lambda original: lambda w, v: original(
         np.swapaxes(ref.as_float(w), -1, -2), v))],
@@ -280,14 +294,17 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
     "mixed_up_projections": [("project", _permuted(order))
                              for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1))],
     # W x for each token (W @ X^T, transposed back: NumPy raises as for `w @ x` on non-square W),
-    # the product's transpose (W^T X^T), or W @ X
+    # the product's transpose (W^T X^T), W @ X, or W @ X^T left as it is
     "projection_order": [("project", lambda original: lambda x, wq, wk, wv: tuple(
                               np.swapaxes(ref.as_float(w) @ np.swapaxes(ref.as_float(x), -1, -2), -1, -2)
                               for w in (wq, wk, wv))),
                          ("project", lambda original: lambda x, wq, wk, wv: tuple(
                              np.swapaxes(p, -1, -2) for p in original(x, wq, wk, wv))),
                          ("project", lambda original: lambda x, wq, wk, wv: tuple(
-                             ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv)))],
+                             ref.as_float(w) @ ref.as_float(x) for w in (wq, wk, wv))),
+                         # W @ X^T, not transposed back: (d_k, tokens) where (tokens, d_k) is asked
+                         ("project", lambda original: lambda x, wq, wk, wv: tuple(
+                             ref.as_float(w) @ np.swapaxes(ref.as_float(x), -1, -2) for w in (wq, wk, wv)))],
     "heads_reshape_without_transpose": [
         ("split_heads", lambda original: split_heads_without_transpose),
         ("split_heads", lambda original: split_heads_tokens_first),
@@ -300,7 +317,7 @@ TRANSFORMATIONS: dict[str, list[tuple[str, Callable]]] = {
 # Mistakes left out of the catalogue (tests/cases/KEYING.md keys them uncatalogued) but computed as
 # mutants: where one explains a result better than every catalogued mistake does (it alone matches
 # an overflow exactly, say), the verdict names nothing instead of the nearest catalogued mistake.
-DECOYS = {"softmax_global_max"}
+DECOYS = {"softmax_global_max", *SLIPS}  # SLIPS: decoys the verdict describes
 
 
 # The projection weights an exercise takes, by parameter name: (weight, its bias), in the order

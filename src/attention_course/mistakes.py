@@ -41,7 +41,8 @@ _CATALOGUE = [
     Mistake(
         "no_softmax",
         "the scores were used as weights without any normalisation",
-        "Raw scores do not sum to 1. Turn them into weights with a softmax across the keys.",
+        "Raw scores do not sum to 1. Turn them into weights, the probabilities p = softmax(scores), with a "
+        "softmax across the keys.",
     ),
     Mistake(
         "no_scaling",
@@ -123,8 +124,9 @@ _CATALOGUE = [
     Mistake(
         "lower_precision",
         "the result was computed in lower precision than its inputs",
-        "A cast to a narrower float type (float16, or float32 for float64 inputs) rounds every step: "
-        "keep the inputs' precision (cast integers to float32 or wider, never to float16).",
+        "A cast to a narrower float type rounds every step and loses digits: a step in float16, or in "
+        "float32 for float64 inputs, is coarser than the task. Keep the inputs' precision (cast integers "
+        "to float32 or wider, never to float16).",
     ),
     Mistake(
         "float16_overflow",

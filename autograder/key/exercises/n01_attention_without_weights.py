@@ -13,6 +13,14 @@ def _self_attention_with(weights_of):
     return lambda inputs: weights_of(inputs @ inputs.T) @ inputs
 
 
+def _scaled_self_attention(power):
+    """Self-attention with the scores divided by d ** power, d the width of the inputs."""
+    def attend(inputs):
+        inputs = ref.as_float(inputs)
+        return ref.softmax(inputs @ inputs.T / inputs.shape[-1] ** power, axis=-1) @ inputs
+    return attend
+
+
 EXERCISES = [
     Exercise(
         "scores_for_query",
@@ -29,6 +37,11 @@ EXERCISES = [
                             lambda query, inputs: inputs @ inputs[0]],
             # the division by sqrt(d) of the notebooks to come, made here where the scores are raw
             "scaled_too_early": lambda query, inputs: ref.dot_scores(query, inputs) / np.sqrt(np.shape(inputs)[-1]),
+            # described slips (verdict.slips): every token's scores, or cosine similarities
+            "scores_of_every_query": [lambda query, inputs: ref.as_float(inputs) @ ref.as_float(inputs).T,
+                                      lambda query, inputs: ref.as_float(inputs) @ ref.as_float(inputs)],
+            "cosine_similarity": lambda query, inputs: ref.dot_scores(query, inputs) / (
+                np.linalg.norm(ref.as_float(inputs), axis=-1) * np.linalg.norm(ref.as_float(query))),
         },
     ),
     Exercise(
@@ -54,6 +67,7 @@ EXERCISES = [
             # the inputs added up or averaged, the weights left out
             "context_without_weights": [lambda weights, inputs: np.sum(inputs, axis=0),
                                         lambda weights, inputs: np.mean(inputs, axis=0)],
+            "weights_softmaxed_again": lambda weights, inputs: ref.softmax(ref.as_float(weights), axis=-1) @ ref.as_float(inputs),
         },
     ),
     Exercise(
@@ -73,6 +87,9 @@ EXERCISES = [
             "unscaled_attention_scaled": lambda inputs: ref.attention(inputs, inputs, inputs, scale=True),
             "context_without_weights": [lambda inputs: np.broadcast_to(np.sum(inputs, axis=0), np.shape(inputs)),
                                         lambda inputs: np.broadcast_to(np.mean(inputs, axis=0), np.shape(inputs))],
+            # the scores divided by sqrt(d) or by d, as the later notebooks do
+            "scaled_where_no_scaling_is_asked": [_scaled_self_attention(0.5), _scaled_self_attention(1.0)],
+            "weights_softmaxed_again": _self_attention_with(lambda s: ref.softmax(ref.softmax(s, axis=-1), axis=-1)),
         },
     ),
 ]

@@ -76,6 +76,12 @@ def _roundoff(x):
     return x.astype(np.float32).astype(np.float64) - x
 
 
+def _relative_roundoff(x):
+    """The round-off divided by x (nan where x is 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _roundoff(x) / np.asarray(x, dtype=np.float64)
+
+
 EXERCISES = [
     Exercise(
         "scale_scores_tf",
@@ -108,6 +114,9 @@ EXERCISES = [
         # the subtraction done in float32 (both sides rounded first): zero everywhere. Not float16's
         # round-off in place of float32's: KEYING.md rules that uncatalogued (seven sets of eight)
         mutants={"lower_precision": lambda x: (np.asarray(x).astype(np.float32) - np.asarray(x).astype(np.float32))
-                 .astype(np.float64)},
+                 .astype(np.float64),
+                 # described slips (verdict.slips): divided by x, its absolute value, the other sign
+                 "roundoff_relative": _relative_roundoff,
+                 "roundoff_absolute": [lambda x: np.abs(_roundoff(x)), lambda x: -_roundoff(x)]},
     ),
 ]

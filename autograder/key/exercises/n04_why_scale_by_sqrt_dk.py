@@ -56,6 +56,7 @@ def _sweep_with(columns=lambda w: slice(None, w), divisor=lambda w, queries, key
     return sweep
 
 
+
 def _jacobians(scores):
     """The softmax Jacobian of every row of ``scores`` (n_q, n_k): shape (n_q, n_k, n_k)."""
     weights = ref.softmax(scores, axis=-1)  # (n_q, n_k)
@@ -81,6 +82,10 @@ EXERCISES = [
             "lower_precision": [
                 lambda queries, keys: np.var(np.asarray(queries, np.float16) @ np.asarray(keys, np.float16).T),
                 lambda queries, keys: np.var(ref.dot_products(queries, keys).astype(np.float16))],
+            # described slips (verdict.slips): the mean square; per row (ddof=1 is a factor, said as one)
+            "variance_not_centred": lambda queries, keys: np.mean(ref.dot_products(queries, keys) ** 2),
+            "variance_per_row": [lambda queries, keys: np.var(ref.dot_products(queries, keys), axis=-1).mean(),
+                                 lambda queries, keys: np.var(ref.dot_products(queries, keys), axis=-1)],
         },
     ),
     Exercise(
@@ -94,6 +99,9 @@ EXERCISES = [
             "width_slice_off_by_one": [_sweep_with(columns=lambda w: slice(None, w + 1)),
                                        _sweep_with(columns=lambda w: slice(None, max(w - 1, 0)))],
             "integer_arithmetic": _sweep_with(divisor=lambda w, q, k, power: float(int(float(w) ** power))),
+            # described slips (verdict.slips)
+            "width_power_multiplied": [_sweep_with(divisor=lambda w, q, k, power: float(w) * power if power else 1.0),
+                                       _sweep_with(divisor=lambda w, q, k, power: float(power) ** w)],
         },
     ),
     Exercise(
@@ -114,6 +122,9 @@ EXERCISES = [
             # a decoy (autograder.key.mistakes.DECOYS): one maximum for every row, left uncatalogued
             "softmax_global_max": [lambda scores: _entropy(scores, shift_axis=None),
                                    lambda scores: _entropy_of(_global_max_softmax(scores))],
+            # a described slip (verdict.slips): each row's terms summed down the columns (bits are
+            # a factor, 1/ln 2, said as one)
+            "entropy_summed_over_queries": lambda scores: -(np.exp(_log_softmax(scores)) * _log_softmax(scores)).sum(axis=0),
         },
     ),
     Exercise(
@@ -154,6 +165,10 @@ EXERCISES = [
                                          for weights in ref.softmax(scores, axis=-1)]),
                 lambda scores: np.array([np.linalg.norm(_inner_product_jacobian(weights, elementwise=True))
                                          for weights in ref.softmax(scores, axis=-1)])],
+            # described slips (verdict.slips): one norm per column; the sum of absolute values, the largest entry
+            "norm_per_column": lambda scores: _gradient_norms(np.swapaxes(ref.as_float(scores), -1, -2)),
+            "norm_not_frobenius": [lambda scores: np.abs(_jacobians(scores)).sum(axis=(-2, -1)),
+                                   lambda scores: np.abs(_jacobians(scores)).max(axis=(-2, -1))],
             # not one norm per key (each column's softmax and Jacobian): KEYING.md rules that
             # uncatalogued (three sets of five); the shared step's per-row norms stay softmax_wrong_axis
         },

@@ -78,6 +78,7 @@ def _masked_attention(queries, keys, values, mask, mistake=None):
     return _attention(queries, keys, values, scale=True, mask=mask, mistake=mistake)
 
 
+
 # --- exercises 2 and 4: masks --------------------------------------------------------------------
 
 
@@ -114,13 +115,16 @@ EXERCISES = [
         reference=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
                                                                           scale=scale),
         returns="an array of shape (..., tokens, d_v)",
-        mutants=_mutants(_batched_attention, [
+        mutants={**_mutants(_batched_attention, [
             # scale_applied_twice is left out: dividing by sqrt(d_k) twice *is* dividing by d_k
             "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "scale_by_sqrt_d_v", "softmax_wrong_axis",
             "softmax_over_all_entries", "softmax_no_max_subtraction", "keys_without_transpose",
             "keys_transpose_all_axes", "keys_times_queries", "weights_times_scores",
             "returns_weights", "weights_transposed", "loop_leftover",
-        ]),
+        ]),  # described slips (verdict.slips)
+            "scale_flag_ignored": [lambda queries, keys, values, scale=True: ref.attention(queries, keys, values),
+                                   lambda queries, keys, values, scale=True: ref.attention(
+                                       queries, keys, values, scale=not scale)]},
     ),
     Exercise(
         "causal_mask",
@@ -140,7 +144,8 @@ EXERCISES = [
             "scale_by_d_k", "scale_by_sqrt_d_v", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
         ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
-                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")]},
+                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")],
+                 "mask_ignored": lambda queries, keys, values, mask: ref.attention(queries, keys, values)},
     ),
     Exercise(
         "padding_mask",

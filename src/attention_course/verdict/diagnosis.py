@@ -23,6 +23,7 @@ from .naming import (
     title_and_hint,
 )
 from .quantities import is_count, sizes_of
+from .slips import SLIPS, described
 from .symptoms import symptom
 from .tolerances import close
 
@@ -54,7 +55,9 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
         candidates = [mistake for mistake in candidates if all(
             reproduces(mistake, outcomes[i], analyses[i](), dtypes[i], probes[i]) for i in wrong_on)]
     # a decoy (a mutant of a mistake the catalogue leaves out) that is among the best explanations
-    # takes its place among them, but it has no title: only catalogued candidates are named
+    # takes its place among them, but it has no title: only catalogued candidates are named; a
+    # described slip is said instead when no catalogued candidate is left
+    slips = [mistake for mistake in candidates if mistake in SLIPS]
     candidates = [mistake for mistake in candidates if mistake in CATALOGUE
                   and _size_told_apart(mistake, exercise, [probes[i] for i in wrong_on])]
     named = message_naming(candidates, [outcomes[i] for i in usable],
@@ -73,6 +76,8 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
             precision = f" (Your result is {actual.dtype}, computed in lower precision than the task's {dtypes[wrong]}.)"
     if named:
         return named + precision
+    if slips and not candidates and outcome["status"] == "ok":
+        return where + described(slips) + precision
     if outcome["status"] == "raised":
         raised = f"{where}your function raised {outcome['type']}: {outcome['message']}"
         slip = explain_error(outcome["message"], exercise, probes[wrong], meta.get("framework", "numpy"))

@@ -102,6 +102,9 @@ def _rearranged(actual: np.ndarray, expected: np.ndarray, names: list[str], fram
         missing = [names[i] for i, s in enumerate(expected.shape) if s == 1]
         return (f"the right numbers, but {shape}: the axis of length 1 ({', '.join(missing)}) is missing; add it "
                 "(np.newaxis, None in the index, or keepdims=True) so that the result broadcasts as the text asks.")
+    if ones_actual == ones_expected and expected.ndim == 0:
+        return (f"the right number, but {shape}: an array of one entry where a scalar, one plain number, is "
+                "asked (take it out with float(...) or .item(), or reduce without keepdims=True).")
     if ones_actual == ones_expected:
         return (f"the right numbers, but {shape}: an extra axis of length 1 (keepdims=True, or an index that "
                 "keeps an axis, where none is asked?).")
