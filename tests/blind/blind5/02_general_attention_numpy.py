@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 02: General attention with queries, keys and values (NumPy/SciPy). Written from notebooks/02_general_attention_numpy.ipynb only."""
+"""Blind set 5, notebook 02: General attention with queries, keys and values (NumPy/SciPy). Written from notebooks/02_general_attention_numpy.ipynb only."""
 
 MISTAKES = {
     "project_qkv": {

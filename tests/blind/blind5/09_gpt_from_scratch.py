@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 09: A GPT of your own. Written from notebooks/09_gpt_from_scratch.ipynb only."""
+"""Blind set 5, notebook 09: A GPT of your own. Written from notebooks/09_gpt_from_scratch.ipynb only."""
 
 _ENC = '''
 def encode(text, vocabulary):

@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 03: Attention in TensorFlow (dtypes, half precision). Written from notebooks/03_attention_tensorflow.ipynb only."""
+"""Blind set 5, notebook 03: Attention in TensorFlow (dtypes, half precision). Written from notebooks/03_attention_tensorflow.ipynb only."""
 
 MISTAKES = {
     "scale_scores_tf": {

@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 04: Why scale by sqrt(d_k). Written from notebooks/04_why_scale_by_sqrt_dk.ipynb only."""
+"""Blind set 5, notebook 04: Why scale by sqrt(d_k). Written from notebooks/04_why_scale_by_sqrt_dk.ipynb only."""
 
 MISTAKES = {
     "score_variance": {

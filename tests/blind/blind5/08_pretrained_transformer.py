@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 08: Your attention inside a pretrained transformer. Written from notebooks/08_pretrained_transformer.ipynb only."""
+"""Blind set 5, notebook 08: Your attention inside a pretrained transformer. Written from notebooks/08_pretrained_transformer.ipynb only."""
 
 _HW = '''
 def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):

@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 07: Trainable attention, positions and a KV cache (PyTorch). Written from notebooks/07_trainable_attention.ipynb only."""
+"""Blind set 5, notebook 07: Trainable attention, positions and a KV cache (PyTorch). Written from notebooks/07_trainable_attention.ipynb only."""
 
 _CLASS = """
 class MultiHeadSelfAttention(nn.Module):

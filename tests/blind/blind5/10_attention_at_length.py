@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 10: Attention at length (online softmax, blocked attention, GQA). Written from notebooks/10_attention_at_length.ipynb only."""
+"""Blind set 5, notebook 10: Attention at length (online softmax, blocked attention, GQA). Written from notebooks/10_attention_at_length.ipynb only."""
 
 _ONLINE = '''
 def online_softmax(scores, block):

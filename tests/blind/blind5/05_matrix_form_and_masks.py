@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 05: Matrix form, batches and masks. Written from notebooks/05_matrix_form_and_masks.ipynb only."""
+"""Blind set 5, notebook 05: Matrix form, batches and masks. Written from notebooks/05_matrix_form_and_masks.ipynb only."""
 
 MISTAKES = {
     "batched_attention": {

@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 01: Attention without trainable weights. Written from notebooks/01_attention_without_weights.ipynb only."""
+"""Blind set 5, notebook 01: Attention without trainable weights. Written from notebooks/01_attention_without_weights.ipynb only."""
 
 MISTAKES = {
     "scores_for_query": {

@@ -1,4 +1,4 @@
-"""Blind set 4, notebook 06: Multi-head attention. Written from notebooks/06_multi_head_attention.ipynb only."""
+"""Blind set 5, notebook 06: Multi-head attention. Written from notebooks/06_multi_head_attention.ipynb only."""
 
 MISTAKES = {
     "split_heads": {
