@@ -54,7 +54,7 @@ PLANTED = [
     (N01, "self_attention_no_weights", [("returns_weights", 7), ("weights_times_scores", 4), ("no_softmax", 2)], None),
     (N02, "state_weights", [("no_scaling", 10), ("scale_by_d_k", 5), ("scale_by_sqrt_tokens", 2)], None),
     (N02, "state_attention", [("returns_weights", 8), ("weights_times_keys", 4), ("no_scaling", 1)],
-     ("fresh2", "uncatalogued:values_not_projected", 3)),
+     ("fresh2", "uncatalogued:values_from_state", 3)),
 ]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]

@@ -187,7 +187,8 @@ _CATALOGUE = [
     Mistake(
         "causal_mask_upper",
         "the causal mask lets tokens see the future instead of the past",
-        "Token i may attend to tokens 0..i: the allowed entries are on and below the diagonal.",
+        "Token i may attend to tokens 0..i: the allowed entries are the lower triangle, on and below the "
+        "diagonal (np.tril or torch.tril), not the upper one (triu).",
     ),
     Mistake(
         "projection_order",
