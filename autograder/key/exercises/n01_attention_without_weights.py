@@ -88,7 +88,8 @@ EXERCISES = [
             "context_without_weights": [lambda inputs: np.broadcast_to(np.sum(inputs, axis=0), np.shape(inputs)),
                                         lambda inputs: np.broadcast_to(np.mean(inputs, axis=0), np.shape(inputs))],
             # the scores divided by sqrt(d) or by d, as the later notebooks do
-            "scaled_where_no_scaling_is_asked": [_scaled_self_attention(0.5), _scaled_self_attention(1.0)],
+            # divided by d (by sqrt(d) is catalogued: unscaled_attention_scaled)
+            "scaled_where_no_scaling_is_asked": _scaled_self_attention(1.0),
             "weights_softmaxed_again": _self_attention_with(lambda s: ref.softmax(ref.softmax(s, axis=-1), axis=-1)),
         },
     ),

@@ -22,9 +22,8 @@ SLIPS: dict[str, tuple[str, str]] = {
         "the weights passed through a softmax a second time",
         "the weights already sum to 1: apply the softmax once, to the scores, and use its result as it is."),
     "scaled_where_no_scaling_is_asked": (
-        "the scores divided by sqrt(d) (or by d) before the softmax",
+        "the scores divided by d before the softmax",
         "this exercise asks for attention without any scaling: the softmax of the raw dot products."),
-    # notebook 02
     # notebook 03
     "roundoff_relative": (
         "the round-off divided by x: a relative error",
@@ -61,7 +60,7 @@ SLIPS: dict[str, tuple[str, str]] = {
         "one norm per column (per key), from each column's softmax, where one per row (per query) is asked",
         "each row of scores (each query) has its own softmax and its own Jacobian: loop over the rows."),
     "norm_not_frobenius": (
-        "another norm of each Jacobian: the sum of the absolute values of its entries, or its largest entry",
+        "another norm of each Jacobian: its largest entry",
         "the Frobenius norm is the square root of the sum of the squared entries (np.linalg.norm's default "
         "for a matrix)."),
 }
