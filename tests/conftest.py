@@ -47,6 +47,7 @@ FAST_GRADING = ("test_solutions_get_full_marks", "test_untouched_learner_copy_ge
 SHARED_FIXTURES = ("warm_workers", "graded_class")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         shared = any(name in getattr(item, "fixturenames", ()) for name in SHARED_FIXTURES)
