@@ -89,10 +89,10 @@ def masked_attention(queries, keys, values, mask):
     scores = np.where(mask, scores, -np.inf)
     return scipy.special.softmax(scores, axis=-1) @ values
 '''),
-        "large_negative_1e4": (["-inf", "large", "exactly 0", "-1e4"], '''
+        "mask_transposed": (["transpose", "queries", "keys", "rows"], '''
 def masked_attention(queries, keys, values, mask):
     scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
-    scores = np.where(mask, scores, -1e4)
+    scores = np.where(np.swapaxes(mask, -1, -2), scores, -np.inf)
     return scipy.special.softmax(scores, axis=-1) @ values
 '''),
         "renormalise_unstable": (["overflow", "before the softmax", "-inf", "largest score"], '''
