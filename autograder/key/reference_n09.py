@@ -75,15 +75,6 @@ def layer_norm(x, gamma, beta, eps=EPS, *, variance="biased", eps_where="varianc
     return normalised * gamma + beta
 
 
-def layer_norm_torch(x, gamma, beta, eps=EPS):
-    """``torch.nn.functional.layer_norm``, the library the exercise is compared with."""
-    import torch
-
-    dtype = as_float(x).dtype
-    tensors = [torch.from_numpy(np.ascontiguousarray(a, dtype=dtype)) for a in (x, gamma, beta)]
-    return torch.nn.functional.layer_norm(tensors[0], tensors[0].shape[-1:], tensors[1], tensors[2], eps).numpy()
-
-
 def causal_attention(queries, keys, values, *, mask="lower_right", masking="-inf"):
     """The last ``n_queries`` tokens' context over ``n_keys`` keys with the lower-right causal mask.
 

@@ -1,8 +1,10 @@
 """Every graded exercise of the course: its reference, its framework and its known mistakes.
 
 One module per notebook (``n01_...``, ``n02_...``) defines a list ``EXERCISES``; modules are found
-automatically, so adding a notebook never touches this file. An exercise's ``reference`` and
-``mutants`` are NumPy functions with the same positional signature as the learner's function.
+automatically, so adding a notebook never touches this file. An exercise's ``reference`` is the
+solution notebook's own function (:mod:`autograder.key.answers`: each model answer is written once,
+in ``solutions/``), called on NumPy arrays; its ``mistakes_from`` and ``mutants`` are NumPy functions
+with the same positional signature as the learner's function.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import numpy as np
 @dataclass
 class Exercise:
     name: str
-    reference: Callable
+    # The model answer: the solution notebook's function, filled in when the exercise is registered
+    # (see all_exercises); it takes and returns NumPy arrays.
+    reference: Callable | None = None
     framework: str = "numpy"  # what the learner's function receives: numpy, torch or tensorflow
     returns: str = "one array"
     # mistake id -> the reference with that mistake made (a NumPy function, or a list of several
@@ -31,10 +35,14 @@ class Exercise:
     dtype: str | None = None
     dtype_hint: str = ""
     returns_tuple: bool = False
-    # The shared mistakes (autograder.key.mistakes) are the reference with one shared step made
-    # wrong; an exercise whose reference does not take those steps (a library, a float64 wrapper)
-    # names here the NumPy function, made of the shared steps, to derive them from.
+    # The NumPy function, made of the shared steps of autograder.key.reference, that the shared
+    # mistakes (autograder.key.mistakes: one shared step made wrong) and the argument mix-ups are
+    # derived from. It gives the reference's results (tests/test_answer_key.py checks it on every
+    # probe) but is not the model answer, which is written only in solutions/.
     mistakes_from: Callable | None = None
+    # The reference is called on float64 copies of the inputs, whatever their dtype: the ground
+    # truth of an exercise about precision (notebook 03).
+    computed_in_float64: bool = False
 
     def replacements(self) -> dict[str, Callable]:
         """The ``uses`` references, wrapped to take and return this exercise's framework's type."""
@@ -88,6 +96,11 @@ def all_exercises() -> dict[str, Exercise]:
             for exercise in importlib.import_module(f"{__name__}.{module.name}").EXERCISES:
                 if exercise.name in _REGISTRY:
                     raise ValueError(f"exercise {exercise.name!r} is defined twice")
+                if exercise.reference is None:
+                    from ..answers import solution_answer
+
+                    exercise.reference = solution_answer(exercise.name, exercise.framework,
+                                                         exercise.computed_in_float64)
                 _REGISTRY[exercise.name] = exercise
     return _REGISTRY
 

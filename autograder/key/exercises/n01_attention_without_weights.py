@@ -24,7 +24,7 @@ def _scaled_self_attention(power):
 EXERCISES = [
     Exercise(
         "scores_for_query",
-        reference=lambda query, inputs: ref.dot_scores(query, inputs),
+        mistakes_from=lambda query, inputs: ref.dot_scores(query, inputs),
         framework="torch",
         returns="a 1-d tensor of scores, one per token",
         mutants={
@@ -46,7 +46,7 @@ EXERCISES = [
     ),
     Exercise(
         "softmax_stable",
-        reference=lambda scores: ref.softmax(scores, axis=-1),
+        mistakes_from=lambda scores: ref.softmax(scores, axis=-1),
         framework="torch",
         returns="a tensor of weights with the shape of the scores",
         mutants={
@@ -58,7 +58,7 @@ EXERCISES = [
     ),
     Exercise(
         "context_vector",
-        reference=lambda weights, inputs: ref.weighted_sum(weights, inputs),
+        mistakes_from=lambda weights, inputs: ref.weighted_sum(weights, inputs),
         framework="torch",
         returns="one context vector, a 1-d tensor of length d",
         mutants={
@@ -72,7 +72,7 @@ EXERCISES = [
     ),
     Exercise(
         "self_attention_no_weights",
-        reference=lambda inputs: ref.attention(inputs, inputs, inputs, scale=False),
+        mistakes_from=lambda inputs: ref.attention(inputs, inputs, inputs, scale=False),
         framework="torch",
         returns="a (tokens, d) tensor of context vectors",
         uses={"softmax_stable": lambda s: ref.softmax(s, axis=-1)},

@@ -81,7 +81,7 @@ def _scaled_by_values_width(state, states, w_query, w_key, w_value):
 EXERCISES = [
     Exercise(
         "project_qkv",
-        reference=_project,
+        mistakes_from=_project,
         returns="the tuple (queries, keys, values), each of shape (tokens, d_k)",
         returns_tuple=True,
         integers_ok=True,
@@ -92,7 +92,7 @@ EXERCISES = [
     ),
     Exercise(
         "state_weights",
-        reference=_state_weights,
+        mistakes_from=_state_weights,
         returns="a 1-d array of weights, one per state",
         mutants={
             "scale_by_sqrt_d_model": [_weights_with(_by_width_of(1)), _weights_with(_by_width_of(0))],
@@ -107,7 +107,7 @@ EXERCISES = [
     ),
     Exercise(
         "state_attention",
-        reference=_state_attention,
+        mistakes_from=_state_attention,
         returns="one attention vector, a 1-d array of length d_v",
         uses={"state_weights": _state_weights},
         mutants={

@@ -1,7 +1,8 @@
 """Notebook 03: TensorFlow's tensors, casting and dtypes, after seed 000.
 
-The references compute in float64 (the ground truth); the shared mistakes are derived from NumPy
-functions made of the shared steps (``mistakes_from``), which keep float32 as float32.
+The references (the solution notebook's functions) are given float64 inputs (``computed_in_float64``:
+the ground truth); the shared mistakes are derived from NumPy functions made of the shared steps
+(``mistakes_from``), which keep float32 as float32.
 """
 
 import numpy as np
@@ -14,10 +15,6 @@ def _sqrt(d_k) -> float:
     """sqrt(d_k) as a Python float (weak in NumPy 2: it keeps float32 arrays float32)."""
     return float(np.sqrt(np.asarray(d_k, dtype=np.float64)))
 
-def _in_float64(function):
-    """``function`` computed in float64 whatever the inputs' dtype: the ground truth."""
-    return lambda *args: function(*(np.asarray(a, dtype=np.float64) if hasattr(a, "shape") else a
-                                    for a in args))
 
 # --- exercise 1: scale_scores_tf ------------------------------------------------------------------
 
@@ -85,7 +82,7 @@ def _relative_roundoff(x):
 EXERCISES = [
     Exercise(
         "scale_scores_tf",
-        reference=_in_float64(_scaled),
+        computed_in_float64=True,
         mistakes_from=_scaled,
         framework="tensorflow",
         returns="a float (n_queries, n_keys) tensor: float32 for int32 scores, the scores' dtype for floats",
@@ -99,7 +96,7 @@ EXERCISES = [
     ),
     Exercise(
         "float16_scores",
-        reference=_in_float64(lambda queries, keys: ref.attention_scores(queries, keys)),
+        computed_in_float64=True,
         mistakes_from=_through_float32,
         framework="tensorflow",
         returns="a float16 (n_queries, n_keys) tensor, finite wherever the scaled score fits float16",
@@ -108,7 +105,7 @@ EXERCISES = [
     ),
     Exercise(
         "float32_roundoff",
-        reference=_roundoff,
+        mistakes_from=_roundoff,
         framework="tensorflow",
         returns="a float64 tensor of the shape of x",
         # the subtraction done in float32 (both sides rounded first): zero everywhere. Not float16's

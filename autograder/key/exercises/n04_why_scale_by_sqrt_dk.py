@@ -70,7 +70,7 @@ def _gradient_norms(scores):
 EXERCISES = [
     Exercise(
         "score_variance",
-        reference=lambda queries, keys: np.var(ref.dot_products(queries, keys)),
+        mistakes_from=lambda queries, keys: np.var(ref.dot_products(queries, keys)),
         returns="one number: the variance of all raw dot products",
         mutants={
             "std_instead_of_variance": lambda queries, keys: np.std(queries @ keys.T),
@@ -90,7 +90,7 @@ EXERCISES = [
     ),
     Exercise(
         "width_sweep",
-        reference=_sweep_with(),
+        mistakes_from=_sweep_with(),
         returns="a (n_widths, n_queries, n_keys) array: one score matrix per width",
         mutants={
             "width_scale_fixed": _sweep_with(divisor=lambda w, q, k, power: np.sqrt(float(w))),
@@ -106,7 +106,7 @@ EXERCISES = [
     ),
     Exercise(
         "attention_entropy",
-        reference=_entropy,
+        mistakes_from=_entropy,
         returns="an array with the shape of scores without its last axis: one entropy per query",
         mutants={
             "softmax_no_max_subtraction": lambda scores: _entropy_of(_naive_softmax(scores)),
@@ -129,7 +129,7 @@ EXERCISES = [
     ),
     Exercise(
         "softmax_jacobian",
-        reference=lambda scores: _jacobian(ref.softmax(scores, axis=-1)),
+        mistakes_from=lambda scores: _jacobian(ref.softmax(scores, axis=-1)),
         returns="an (n, n) array: entry (i, j) is the derivative of weight i with respect to score j",
         mutants={
             "jacobian_diagonal_only": [  # diag(p) alone, or only the diagonal entries p_i (1 - p_i)
@@ -146,7 +146,7 @@ EXERCISES = [
     ),
     Exercise(
         "gradient_norms",
-        reference=_gradient_norms,
+        mistakes_from=_gradient_norms,
         returns="a (n_queries,) array: the Frobenius norm of each row's softmax Jacobian",
         uses={"softmax_jacobian": lambda scores: _jacobian(ref.softmax(scores, axis=-1))},
         mutants={

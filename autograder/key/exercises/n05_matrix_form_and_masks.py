@@ -112,7 +112,7 @@ def _mutants(function, mistakes):
 EXERCISES = [
     Exercise(
         "batched_attention",
-        reference=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
+        mistakes_from=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
                                                                           scale=scale),
         returns="an array of shape (..., tokens, d_v)",
         mutants={**_mutants(_batched_attention, [
@@ -128,7 +128,7 @@ EXERCISES = [
     ),
     Exercise(
         "causal_mask",
-        reference=lambda n_tokens: ref.causal_mask(n_tokens),
+        mistakes_from=lambda n_tokens: ref.causal_mask(n_tokens),
         returns="a boolean array of shape (n_tokens, n_tokens)",
         integers_ok=True,  # a 0/1 integer mask's mistakes are named; its dtype is then told
         **BOOLEAN_MASK,
@@ -137,7 +137,7 @@ EXERCISES = [
     ),
     Exercise(
         "masked_attention",
-        reference=lambda queries, keys, values, mask: ref.attention(queries, keys, values, mask),
+        mistakes_from=lambda queries, keys, values, mask: ref.attention(queries, keys, values, mask),
         returns="an array of shape (..., tokens, d_v)",
         mutants={**_mutants(_masked_attention, [
             "mask_wrong_sign", "mask_with_zero", "no_scaling",
@@ -149,7 +149,7 @@ EXERCISES = [
     ),
     Exercise(
         "padding_mask",
-        reference=lambda lengths, n_tokens: ref.padding_mask(lengths, n_tokens),
+        mistakes_from=lambda lengths, n_tokens: ref.padding_mask(lengths, n_tokens),
         returns="a boolean array of shape (batch, 1, n_tokens)",
         integers_ok=True,
         **BOOLEAN_MASK,

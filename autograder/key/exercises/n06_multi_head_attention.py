@@ -141,14 +141,14 @@ EXERCISES = [
     Exercise(
         "split_heads",
         # through the shared step, so that its mistakes (autograder.key.mistakes) apply
-        reference=lambda x, n_heads: ref.split_heads(x, n_heads),
+        mistakes_from=lambda x, n_heads: ref.split_heads(x, n_heads),
         returns="an array of shape (..., heads, tokens, d_head)",
         integers_ok=True,
         mutants={"heads_interleaved": _split_interleaved},  # the reshapes without a transpose are shared
     ),
     Exercise(
         "combine_heads",
-        reference=lambda x: ref.combine_heads(x),
+        mistakes_from=lambda x: ref.combine_heads(x),
         returns="an array of shape (..., tokens, heads * d_head)",
         integers_ok=True,
         mutants={  # the reshape without a transpose is shared
@@ -161,7 +161,7 @@ EXERCISES = [
     ),
     Exercise(
         "head_weights",
-        reference=lambda inputs, w_query, w_key, n_heads: ref.attention_weights(
+        mistakes_from=lambda inputs, w_query, w_key, n_heads: ref.attention_weights(
             ref.split_heads(ref.as_float(inputs) @ ref.as_float(w_query), n_heads),
             ref.split_heads(ref.as_float(inputs) @ ref.as_float(w_key), n_heads)),
         returns="an array of weights of shape (..., heads, tokens, tokens)",
@@ -181,7 +181,7 @@ EXERCISES = [
     ),
     Exercise(
         "multi_head_attention",
-        reference=lambda inputs, w_query, w_key, w_value, w_out, n_heads: ref.multi_head_attention(
+        mistakes_from=lambda inputs, w_query, w_key, w_value, w_out, n_heads: ref.multi_head_attention(
             inputs, ref.as_float(w_query), ref.as_float(w_key), ref.as_float(w_value), ref.as_float(w_out), n_heads),
         returns="an array of shape (..., tokens, d_out)",
         uses=_USES_ALL,
@@ -189,7 +189,7 @@ EXERCISES = [
     ),
     Exercise(
         "torch_attn_mask",
-        reference=_torch_attn_mask,
+        mistakes_from=_torch_attn_mask,
         returns="a boolean array of shape (batch * n_heads, n_queries, n_keys)",
         integers_ok=True,  # a 0/1 mask's mistakes are named, as in notebook 05; its dtype is then told
         **BOOLEAN_MASK,

@@ -92,14 +92,14 @@ def _cached(**knobs):
 EXERCISES = [
     Exercise(
         "mhsa_forward",
-        reference=_mhsa(),
+        mistakes_from=_mhsa(),
         framework="torch",
         returns="a tensor of shape (batch, tokens, d_out)",
         mutants=_MHSA_MUTANTS,
     ),
     Exercise(
         "sinusoidal_encoding",
-        reference=_sinusoidal(),
+        mistakes_from=_sinusoidal(),
         framework="torch",
         returns="a float32 tensor of shape (n_positions, d_model)",
         dtype="float32",
@@ -118,7 +118,7 @@ EXERCISES = [
     ),
     Exercise(
         "rotary_embedding",
-        reference=_rotary(),
+        mistakes_from=_rotary(),
         framework="torch",
         returns="a tensor with the shape of x",
         mutants={
@@ -132,7 +132,7 @@ EXERCISES = [
     ),
     Exercise(
         "kv_cache_step",
-        reference=_cached(),
+        mistakes_from=_cached(),
         framework="torch",
         returns="a tensor of shape (..., n_new, d_v): the new tokens' context",
         mutants={

@@ -44,7 +44,7 @@ def _layer_with(head_weights_mistake: str):
 EXERCISES = [
     Exercise(
         "attention_matrices",
-        reference=bert.attention_matrices,
+        mistakes_from=bert.attention_matrices,
         returns="an array of shape (4, d_model, d_model): W_Q, W_K, W_V, W_O, each as (in, out)",
         mutants={
             "weights_not_transposed": [
@@ -55,7 +55,7 @@ EXERCISES = [
     ),
     Exercise(
         "bert_embeddings",
-        reference=bert.bert_embeddings,
+        mistakes_from=bert.bert_embeddings,
         returns="an array of shape (batch, tokens, d_model)",
         uses=_HELPERS,
         mutants={**{mistake: _with(bert.bert_embeddings, mistake) for mistake in (
@@ -66,7 +66,7 @@ EXERCISES = [
     ),
     Exercise(
         "bert_head_weights",
-        reference=bert.bert_head_weights,
+        mistakes_from=bert.bert_head_weights,
         returns="an array of weights of shape (batch, heads, tokens, tokens)",
         uses=_HELPERS,
         mutants={
@@ -87,7 +87,7 @@ EXERCISES = [
     ),
     Exercise(
         "bert_layer",
-        reference=bert.bert_layer,
+        mistakes_from=bert.bert_layer,
         returns="an array of shape (batch, tokens, d_model)",
         uses=_USES_LAYER,
         mutants={
@@ -121,7 +121,7 @@ EXERCISES = [
     ),
     Exercise(
         "sentence_embedding",
-        reference=bert.sentence_embedding,
+        mistakes_from=bert.sentence_embedding,
         returns="an array of shape (batch, d_model)",
         uses=_USES_ENCODER,
         mutants={**{mistake: _with(bert.sentence_embedding, mistake) for mistake in (
@@ -136,7 +136,7 @@ EXERCISES = [
     ),
     Exercise(
         "head_patterns",
-        reference=bert.head_patterns,
+        mistakes_from=bert.head_patterns,
         returns="an array of shape (..., 3): previous token, [CLS] + [SEP], the token itself",
         mutants={**{mistake: _with(bert.head_patterns, mistake) for mistake in (
             "next_token_instead_of_previous", "special_tokens_cls_only", "weights_transposed",

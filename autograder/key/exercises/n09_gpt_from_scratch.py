@@ -37,7 +37,7 @@ def _generate(**knobs):
 EXERCISES = [
     Exercise(
         "encode",
-        reference=ref9.encode,
+        mistakes_from=ref9.encode,
         framework="torch",
         returns="an int64 tensor of shape (len(text),)",
         integers_ok=True,
@@ -51,7 +51,7 @@ EXERCISES = [
     ),
     Exercise(
         "decode",
-        reference=ref9.decoded_code_points,
+        mistakes_from=ref9.decoded_code_points,
         framework="torch",
         returns="the decoded text (a str)",
         integers_ok=True,
@@ -61,9 +61,8 @@ EXERCISES = [
                                      _with(ref9.decoded_code_points, offset=-1)],
         },
     ),
-    Exercise(  # graded against PyTorch's own layer norm, nn.LayerNorm's function
+    Exercise(
         "layer_norm",
-        reference=ref9.layer_norm_torch,
         framework="torch",
         returns="a tensor with the shape of x",
         mutants={
@@ -74,11 +73,11 @@ EXERCISES = [
                                       _with(ref9.layer_norm, axis=None)],
             "layer_norm_scale_shift_swapped": _with(ref9.layer_norm, swap=True),
         },
-        mistakes_from=ref9.layer_norm,  # the library takes no shared step: its NumPy equivalent does
+        mistakes_from=ref9.layer_norm,
     ),
     Exercise(
         "causal_attention",
-        reference=ref9.causal_attention,
+        mistakes_from=ref9.causal_attention,
         framework="torch",
         returns="a tensor of shape (..., n_queries, d_v): the queries' context",
         mutants={
@@ -89,7 +88,7 @@ EXERCISES = [
     ),
     Exercise(
         "block_forward",
-        reference=_block(),
+        mistakes_from=_block(),
         framework="torch",
         returns="a tensor of shape (batch, tokens, d_model)",
         uses={"layer_norm": ref9.layer_norm, "causal_attention": ref9.causal_attention},
@@ -115,7 +114,7 @@ EXERCISES = [
     ),
     Exercise(
         "count_parameters",
-        reference=ref9.count_parameters,
+        mistakes_from=ref9.count_parameters,
         returns="an int",
         integers_ok=True,
         mutants={
@@ -133,7 +132,7 @@ EXERCISES = [
     ),
     Exercise(
         "causal_lm_loss",
-        reference=ref9.causal_lm_loss,
+        mistakes_from=ref9.causal_lm_loss,
         framework="torch",
         returns="a tensor of shape (): the mean loss",
         mutants={
@@ -148,7 +147,7 @@ EXERCISES = [
     ),
     Exercise(
         "next_token_probabilities",
-        reference=ref9.next_token_probabilities,
+        mistakes_from=ref9.next_token_probabilities,
         framework="torch",
         returns="a tensor of shape (batch, vocab_size): probabilities",
         mutants={
@@ -162,7 +161,7 @@ EXERCISES = [
     ),
     Exercise(
         "generate",
-        reference=_generate(),
+        mistakes_from=_generate(),
         framework="torch",
         returns="an int64 tensor of shape (batch, n_prompt + steps)",
         integers_ok=True,

@@ -205,7 +205,7 @@ def _grouped_values_only_tiled(queries, keys, values):
 EXERCISES = [
     Exercise(
         "online_softmax",
-        reference=online_softmax,
+        mistakes_from=online_softmax,
         returns="an array of the scores' shape",
         mutants={
             "online_sum_not_rescaled": [partial(_online_softmax, rescale="never"),
@@ -223,7 +223,7 @@ EXERCISES = [
     ),
     Exercise(
         "blocked_attention",
-        reference=blocked_attention,
+        mistakes_from=blocked_attention,
         returns="an array of shape (..., n_queries, d_v)",
         mutants={
             "online_sum_not_rescaled": [partial(_blocked, rescale="sum"), partial(_blocked, rescale="output"),
@@ -243,7 +243,7 @@ EXERCISES = [
     ),
     Exercise(
         "grouped_query_attention",
-        reference=grouped_query_attention,
+        mistakes_from=grouped_query_attention,
         returns="an array of shape (..., n_heads, n_queries, d_v)",
         mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled],
                  "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")]},
