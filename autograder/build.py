@@ -289,7 +289,29 @@ def _stored_analysis(probe: dict, analysis: dict) -> dict:
     if task_dtype(probe) == np.float32:
         rows = [dict(row, value=row["value"].astype(np.float32))
                 if row.get("value") is not None and row["value"].dtype == np.float64 else row for row in rows]
+    rows = [_sampled(row, analysis["expected"]) for row in rows]
     return {**analysis, "mutants": rows}
+
+
+_SAMPLED_ENTRIES = 16  # entries kept of a generated mistake's result
+
+
+def _sampled(row: dict, expected) -> dict:
+    """A generated mistake's row (``attention_course.verdict.slips.GENERATED``) keeps, of its
+    result, only the entries that differ most from the expected result: there are hundreds of
+    them, and their full arrays would not fit the learner's package. The verdict matches a
+    learner's result on those entries (``naming.matches``); catalogued mistakes keep theirs whole."""
+    from attention_course.verdict.slips import GENERATED
+
+    value = row.get("value")
+    if not row["mistake"].startswith(GENERATED) or value is None or value.size <= _SAMPLED_ENTRIES \
+            or expected is None or np.shape(expected) != value.shape:
+        return row
+    with np.errstate(invalid="ignore"):
+        difference = np.abs(value.astype(np.float64).reshape(-1) - np.asarray(expected, np.float64).reshape(-1))
+    difference = np.where(np.isnan(difference), np.inf, difference)
+    at = np.sort(np.argsort(-difference, kind="stable")[:_SAMPLED_ENTRIES]).astype(np.int32)
+    return {**row, "value": None, "at": at, "sample": value.reshape(-1)[at], "shape": list(value.shape)}
 
 
 def _archive(members: dict[str, bytes]) -> bytes:

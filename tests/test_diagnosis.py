@@ -354,7 +354,10 @@ def test_every_mutant_is_a_catalogued_mistake_or_a_declared_decoy():
     from autograder.key.mistakes import DECOYS
 
     stored = [expected.exercise(name) for name in expected._index(expected.FOLDER)]
-    ids = _mistake_ids(stored)
+    from attention_course.verdict.slips import GENERATED
+
+    # generated mistakes (one edit of the reference, said in words) are declared by their prefix
+    ids = {mistake for mistake in _mistake_ids(stored) if not mistake.startswith(GENERATED)}
     assert ids & DECOYS == DECOYS and not DECOYS & set(CATALOGUE)
     assert ids <= set(CATALOGUE) | DECOYS, ids - set(CATALOGUE) - DECOYS
 

@@ -19,6 +19,7 @@ from attention_course.convert import encode
 from attention_course.verdict import Key, task_dtype
 
 from .exercises import all_exercises, get_exercise, in_framework  # noqa: F401
+from .generated import generated_mutants
 from .mistakes import argument_mutants, shared_mutants
 
 
@@ -113,6 +114,26 @@ def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
                 rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision, "value": value,
                              "error": error, **({"weak": True} if error and getattr(mutant, "weak_errors", False)
                                                 else {})})
+        if precision == task_dtype(probe).name or not floats:  # generated: in the task's precision only
+            rows.extend(_generated_rows(base, args, probe["kwargs"], precision, right, rows))
+    return rows
+
+
+def _generated_rows(base, args: list, kwargs: dict, precision: str, right, known: list[dict]) -> list[dict]:
+    """The generated mistakes' rows (:mod:`.generated`) on one input: only those whose result is a
+    number that neither the reference nor a mistake already computed gives (a generated mutant that
+    raises, or repeats a result, adds no evidence and would only swell the learner's data)."""
+    if right is None:
+        return []
+    seen = [right, *(row["value"] for row in known if row["precision"] == precision and row["value"] is not None)]
+    rows = []
+    for mistake_id, mutants in generated_mutants(base).items():
+        for way, mutant in enumerate(mutants):
+            value, error = _call(mutant, _copies(args), kwargs)
+            if error is not None or value is None or any(_same(value, other) for other in seen):
+                continue
+            rows.append({"mistake": mistake_id, "way": f"generated{way}", "precision": precision, "value": value,
+                         "error": None})
     return rows
 
 

@@ -23,7 +23,7 @@ from .naming import (
     title_and_hint,
 )
 from .quantities import is_count, sizes_of
-from .slips import SLIPS, described
+from .slips import GENERATED, SLIPS, described, generated_slips
 from .symptoms import symptom
 from .tolerances import close
 
@@ -42,7 +42,7 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
     wrong_on = [i for i in usable if not right[i]]
     candidates = mistakes_explaining([outcomes[i] for i in usable], [analyses[i]() for i in usable],
                                      [dtypes[i] for i in usable], [probes[i] for i in usable],
-                                     exact_errors=meta.get("framework", "numpy") == "numpy")
+                                     exact_errors=meta.get("framework", "numpy") == "numpy", generated=True)
     if all(outcomes[i]["status"] == "ok" and imprecise(outcomes[i]["value"], analyses[i]()["expected"], dtypes[i])
            for i in wrong_on):
         # every wrong result is the expected one computed in lower precision and cast back: its dtype
@@ -58,6 +58,7 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
     # takes its place among them, but it has no title: only catalogued candidates are named; a
     # described slip is said instead when no catalogued candidate is left
     slips = [mistake for mistake in candidates if mistake in SLIPS]
+    generated = [mistake for mistake in candidates if mistake.startswith(GENERATED)]
     candidates = [mistake for mistake in candidates if mistake in CATALOGUE
                   and _size_told_apart(mistake, exercise, [probes[i] for i in wrong_on])]
     named = message_naming(candidates, [outcomes[i] for i in usable],
@@ -86,7 +87,11 @@ def diagnosis(exercise: str, meta: dict, probes: list[dict], outcomes: list[dict
                  np.asarray(analyses[i]()["expected"], dtype=np.float64), dtypes[i], right[i]) for i in usable]
     wrong_seen = [s for i, s in zip(usable, seen, strict=True) if i == wrong] + [
         s for i, s in zip(usable, seen, strict=True) if not s.right and i != wrong]
-    return where + symptom(exercise, meta, wrong_seen, [s for s in seen if s.right]) + precision
+    said = symptom(exercise, meta, wrong_seen, [s for s in seen if s.right])
+    # a generated mistake (one edit of the expected computation) that explains every result is said
+    # after the symptom, which it does not replace: the symptom says what is off, the slip where
+    one_edit = generated_slips(generated) if not candidates and not slips and outcome["status"] == "ok" else None
+    return where + said + precision + (f" {one_edit}" if one_edit else "")
 
 
 def _change_between_calls(probes: list[dict], outcomes: list[dict]) -> float | None:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..mistakes import CATALOGUE
 from .errors import error_kind, error_signature, names_no_size
+from .slips import GENERATED
 from .tolerances import close_on
 
 
@@ -67,7 +68,16 @@ def matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None, 
     value = outcome["value"]
     if expected is not None and any(row.get("as_expected") for row in rows) and close_on(probe, value, expected, dtype):
         return True
-    return any(row["value"] is not None and close_on(probe, value, row["value"], dtype) for row in rows)
+    return any(row["value"] is not None and close_on(probe, value, row["value"], dtype)
+               or row.get("sample") is not None and _matches_sample(value, row, dtype, probe) for row in rows)
+
+
+def _matches_sample(value: np.ndarray, row: dict, dtype, probe: dict) -> bool:
+    """A stored generated mistake keeps only the entries of its result that differ most from the
+    expected one (``at``, flat indices, and their values, ``sample``): the learner's result must have
+    its shape and match it there."""
+    return tuple(value.shape) == tuple(row["shape"]) and close_on(
+        probe, np.asarray(value).reshape(-1)[np.asarray(row["at"], dtype=np.int64)], row["sample"], dtype)
 
 
 def reproduces(mistake: str, outcome: dict, analysis: dict, dtype, probe: dict) -> bool:
@@ -90,7 +100,7 @@ def overflows(outcome: dict, expected) -> bool:
 
 
 def mistakes_explaining(outcomes: list[dict], analyses: list[dict], dtypes: list, probes: list[dict] | None = None,
-                        exact_errors: bool = False) -> list[str]:
+                        exact_errors: bool = False, generated: bool = False) -> list[str]:
     """The catalogued mistakes that explain the learner's results on every probe.
 
     Where the learner is wrong, the mistake's result must match theirs; where they are right, it
@@ -106,7 +116,8 @@ def mistakes_explaining(outcomes: list[dict], analyses: list[dict], dtypes: list
     error that names no size, such as ``np.stack``'s "all input arrays must have the same shape",
     which any slip in a loop's shapes raises; or a row marked ``weak``: a weight transposed that
     does not fit, which many slips mismatch alike) counts only for a mistake that also matches the
-    learner's numbers on some input.
+    learner's numbers on some input. The generated mistakes (:data:`.slips.GENERATED`) are weighed
+    only where ``generated`` asks for them (the failure message, which says them in words).
     """
     probes = probes or [{}] * len(outcomes)
     wrong: list[set[str]] = []
@@ -121,6 +132,8 @@ def mistakes_explaining(outcomes: list[dict], analyses: list[dict], dtypes: list
             continue  # the input itself is unusual: no evidence either way
         rows: dict[tuple[str, str], list[dict]] = {}  # one way to make a mistake: its rows (precisions)
         for row in analysis["mutants"]:
+            if not generated and row["mistake"].startswith(GENERATED):
+                continue
             rows.setdefault((row["mistake"], row.get("way", "")), []).append(row)
             if row.get("weak"):
                 weak.add((row["mistake"], row.get("way", "")))

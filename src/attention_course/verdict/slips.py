@@ -66,6 +66,24 @@ SLIPS: dict[str, tuple[str, str]] = {
 }
 
 
+# The prefix of a generated mistake's id: the rest is its description, in plain words. The grading
+# side makes these mutants by editing the reference's own code at one place
+# (``autograder.key.generated``); they have no catalogue entry, and are said only when nothing
+# catalogued and no slip above explains a result.
+GENERATED = "generated: "
+
+
+def generated_slips(candidates: list[str]) -> str | None:
+    """What the result matches, for the generated mistakes that explain it: one description, or
+    two (the evidence cannot tell them apart: both are said); None for more (no basis to say one)."""
+    descriptions = sorted(c[len(GENERATED):] for c in candidates if c.startswith(GENERATED))
+    if not descriptions or len(descriptions) > 2:
+        return None
+    said = " or, equally, ".join(descriptions)
+    return (f"Your result matches exactly what the expected computation gives with one slip made: {said}. "
+            "Look for that step in your code.")
+
+
 def described(slips: list[str]) -> str:
     """What the result matches and how to put it right, for the slips that explain it."""
     what = " or ".join(SLIPS[s][0] for s in slips)
