@@ -127,6 +127,20 @@ def is_uncatalogued(case: str) -> bool:
     return mistake_of(case) == UNCATALOGUED
 
 
+def plain(text: str) -> str:
+    """Text as a keyed word is matched in it: lower case, hyphens as spaces, each run of whitespace one space.
+
+    So "off-by-one" matches "off by one", "Layer  Norm" matches "layer norm", and a word broken
+    across lines still matches."""
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def says_any(message: str, words: list[str]) -> bool:
+    """Whether the message contains one of a blind case's keyed words, as :func:`plain` matches them."""
+    text = plain(message)
+    return any(plain(word) in text for word in words)
+
+
 def titles_in(message: str) -> set[str]:
     """The catalogued mistakes whose title a failure message carries."""
     return {mistake.id for mistake in CATALOGUE.values() if mistake.title in message}
@@ -246,8 +260,7 @@ def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
         if kind == "mistake":
             outcome.caught = bool(failures)
             if outcome.words:  # a blind case: named when the message says one of its words
-                text = outcome.message.lower()
-                outcome.named = outcome.caught and any(word.lower() in text for word in outcome.words)
+                outcome.named = outcome.caught and says_any(outcome.message, outcome.words)
                 outcome.misnamed = not outcome.named and bool(titles_in(outcome.message))
                 outcome.ok = outcome.named
             else:

@@ -30,6 +30,7 @@ from autograder.accuracy import (
     measured_file,
     mistake_of,
     named_share,
+    says_any,
     standing,
     table,
     titles_in,
@@ -113,6 +114,16 @@ def test_titles_are_read_from_messages():
     assert titles_in("✗ x: the result differs") == set()
     assert mistake_of("softmax_wrong_axis:axis_one") == "softmax_wrong_axis"
     assert is_uncatalogued("uncatalogued:float_cast") and not is_uncatalogued("no_scaling")
+
+
+def test_keyed_words_match_ignoring_case_hyphens_and_runs_of_whitespace():
+    """A blind case's word is found in the message whatever its case, hyphens or line breaks."""
+    assert says_any("The mask is Off By One: ...", ["off-by-one"])
+    assert says_any("an off-by-one in the mask", ["off by one"])
+    assert says_any("apply the layer\n   norm before", ["Layer Norm"])
+    assert says_any("pre-LN block", ["pre LN"])
+    assert not says_any("the offset is by one", ["off by one"])
+    assert not says_any("layernorm", ["layer norm"])
 
 
 def test_fresh_cases_of_one_notebook_are_merged_over_its_files(tmp_path, monkeypatch):

@@ -1350,3 +1350,93 @@ def test_a_one_entry_array_where_a_scalar_is_asked_is_told_so():
 
     message = _failure("score_variance", score_variance, RNG.normal(size=(4, 6)), RNG.normal(size=(5, 6)))
     assert "an array of one entry where a scalar" in message, message
+
+
+# --- slips of blind sets 4 and 5, written as a learner would (not through the key's mutants) --------
+
+
+def _visible_inputs(exercise):
+    return [call["probes"][0]["inputs"] for _, _, call in _calls()
+            if call["exercise"] == exercise and not call["hidden"]][0]
+
+
+def _numpy(*inputs):
+    return [v.numpy() if hasattr(v, "numpy") else v for v in inputs]
+
+
+def _learner_block(first_from="x", mlp_normed=True, swap_first_norm=False, mlp_reshaped=False):
+    """A pre-LN block in NumPy with one slip: the first residual from LN1(x), the MLP reading h without
+    norm_2, norm_1's gamma and beta read the other way, or the MLP's weights reshaped, not transposed."""
+    from autograder.key import reference_n07 as ref7
+    from autograder.key.reference_n08 import gelu
+
+    def norm(x, gamma, beta):
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + 1e-5) * gamma + beta
+
+    def block_forward(*inputs):
+        x, attention_w, w_in, b_in, w_out, b_out, norms, n_heads = _numpy(*inputs)
+        g1, b1 = (norms[0, 1], norms[0, 0]) if swap_first_norm else (norms[0, 0], norms[0, 1])
+        if mlp_reshaped:
+            w_in, w_out = w_in.reshape(w_in.shape[::-1]).T, w_out.reshape(w_out.shape[::-1]).T
+        a = norm(x, g1, b1)
+        h = (a if first_from == "normed" else x) + ref7.mhsa(a, *attention_w, n_heads, True)
+        m = norm(h, norms[1, 0], norms[1, 1]) if mlp_normed else h
+        return h + gelu(m @ w_in + b_in) @ w_out + b_out
+
+    return block_forward
+
+
+def _encode_sorted(text, vocabulary):
+    index = {c: i for i, c in enumerate(sorted(vocabulary))}
+    return np.array([index[c] for c in text], dtype=np.int64)
+
+
+def _heads_summed(inputs, w_query, w_key, w_value, w_out, n_heads):
+    weights = ref.attention_weights(ref.split_heads(inputs @ w_query, n_heads), ref.split_heads(inputs @ w_key, n_heads))
+    out = weights @ ref.split_heads(inputs @ w_value, n_heads)  # (..., heads, tokens, d_head)
+    return out.sum(axis=-3) @ w_out[: out.shape[-1]]
+
+
+def _rope_in_place(x, positions):
+    x = np.array(x, dtype=np.float64)
+    d = x.shape[-1]
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = x.copy()
+    out[..., 0::2] = out[..., 0::2] * np.cos(angles) - out[..., 1::2] * np.sin(angles)
+    out[..., 1::2] = out[..., 0::2] * np.sin(angles) + out[..., 1::2] * np.cos(angles)
+    return out
+
+
+def _online_softmax_final_by_block_max(scores, block):
+    m, s = np.full(scores.shape[:-1] + (1,), -np.inf), np.zeros(scores.shape[:-1] + (1,))
+    for start in range(0, scores.shape[-1], block):
+        block_m = scores[..., start:start + block].max(-1, keepdims=True)
+        new_m = np.maximum(m, block_m)
+        s = s * np.exp(m - new_m) + np.exp(scores[..., start:start + block] - new_m).sum(-1, keepdims=True)
+        m = new_m
+    return np.exp(scores - block_m) / s
+
+
+def _grouped_keys_repeated_only(queries, keys, values):
+    group = queries.shape[-3] // keys.shape[-3]
+    return ref.attention(queries, np.repeat(keys, group, axis=-3), values)
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistake"), [
+    ("block_forward", _learner_block(first_from="normed"), "residual_after_norm"),
+    ("block_forward", _learner_block(mlp_normed=False), "layer_norm_missing"),
+    ("block_forward", _learner_block(swap_first_norm=True), "layer_norm_scale_shift_swapped"),
+    ("block_forward", _learner_block(mlp_reshaped=True), "linear_weight_not_transposed"),
+    ("encode", _encode_sorted, "token_ids_from_sorted_vocabulary"),
+    ("multi_head_attention", _heads_summed, "heads_summed"),
+    ("rotary_embedding", _rope_in_place, "rope_pair_overwritten_before_use"),
+    ("online_softmax", _online_softmax_final_by_block_max, "online_final_with_last_block_max"),
+    ("grouped_query_attention", _grouped_keys_repeated_only, "kv_heads_not_repeated"),
+], ids=["first_residual_from_the_normalised_input", "mlp_without_norm_2", "norm_1_gamma_beta_swapped",
+        "mlp_weights_reshaped", "ids_from_sorted_vocabulary", "heads_summed", "rope_pair_overwritten",
+        "online_final_by_last_block_max", "grouped_values_not_repeated"])
+def test_slips_of_blind_sets_four_and_five_are_named(exercise, function, mistake):
+    # the visible check's vocabulary is sorted already: the slip shows on one in its own order
+    inputs = ["hello there", "ohtlre e"] if exercise == "encode" else _visible_inputs(exercise)
+    _only_named(_failure(exercise, function, *inputs), mistake)

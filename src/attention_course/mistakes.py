@@ -643,6 +643,13 @@ _CATALOGUE = [
         "vocabulary[id] with the same numbering.",
     ),
     Mistake(
+        "token_ids_from_sorted_vocabulary",
+        "the ids are places in the sorted characters, not in the vocabulary's own order",
+        "An id is the character's place in vocabulary as it is given (its own order, which need not be "
+        "sorted): number the characters with enumerate(vocabulary), and decode with vocabulary[id], "
+        "never sorted(vocabulary).",
+    ),
+    Mistake(
         "decode_joined_with_spaces",
         "the decoded characters are joined with spaces",
         "A character-level tokenizer gives one id per character, spaces included: join the "
@@ -883,6 +890,34 @@ _CATALOGUE += [
         "Query heads come in groups of n_heads // n_kv_heads neighbours, and group g shares key/value "
         "head g: head h reads head h // group_size. Repeat each key/value head group_size times in a "
         "row along the heads axis (head 0, 0, 1, 1, ...), not the whole stack over again (0, 1, 0, 1, ...).",
+    ),
+    Mistake(
+        "kv_heads_not_repeated",
+        "the keys or the values were not repeated for the query heads (only one of them was)",
+        "Each of the n_kv_heads key and value heads serves n_heads // n_kv_heads query heads: repeat "
+        "both the keys and the values along the heads' axis (np.repeat(..., group, axis=-3)) before "
+        "the attention.",
+    ),
+    Mistake(
+        "online_final_with_last_block_max",
+        "the final exponentials are taken against the last block's maximum, not the running maximum",
+        "After the loop, the running maximum is the maximum of every block; the variable that held "
+        "the last block's own maximum is not. The last sweep uses the running maximum, the one the "
+        "running sum was kept against.",
+    ),
+    Mistake(
+        "heads_summed",
+        "the heads' outputs were summed (or averaged) instead of concatenated side by side",
+        "Each head gives its own (tokens, d_head) context; W_O expects them concatenated along the "
+        "last axis into (tokens, n_heads * d_head), head 0's columns first (combine_heads), not "
+        "added together into one head's width.",
+    ),
+    Mistake(
+        "rope_pair_overwritten_before_use",
+        "one feature of each pair was overwritten (in place) before the other was rotated from it",
+        "Both rotated features of a pair come from the original pair (x[2i], x[2i + 1]): after "
+        "out[..., 0::2] is written, out[..., 0::2] holds the rotated value, not x's. Read both from x "
+        "(or a copy made before writing), never from the tensor being overwritten.",
     ),
 ]
 

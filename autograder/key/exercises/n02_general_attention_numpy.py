@@ -73,6 +73,20 @@ def _attention_with(divisor=lambda *a: np.sqrt(np.shape(a[3])[-1]), output=None)
     return attend
 
 
+def _floor_divided_by_whole_root(state, states, w_query, w_key):
+    """state_weights with the scores floor-divided (//) by int(sqrt(d_k)).
+
+    Where int(sqrt(d_k)) is 1 (d_k < 4) and the scores are whole numbers (integer inputs), ``// 1``
+    changes nothing: the answer is then the unscaled one, which ``no_scaling`` names, and nothing
+    tells the two apart; there the mutant divides by sqrt(d_k) itself, so as not to name a third
+    mistake beside the two that already give those numbers."""
+    query = ref.as_float(state) @ ref.as_float(w_query)  # (d_k,)
+    keys = ref.as_float(states) @ ref.as_float(w_key)  # (n_states, d_k)
+    scores, root = keys @ query, np.sqrt(keys.shape[-1])
+    unchanged = int(root) == 1 and np.array_equal(scores, np.round(scores))
+    return ref.softmax(scores // (root if unchanged else int(root)))
+
+
 def _scaled_by_values_width(state, states, w_query, w_key, w_value):
     """state_attention with the scores divided by sqrt(d_v), the values' width, instead of sqrt(d_k)."""
     return _attention_with(lambda *a: np.sqrt(np.shape(w_value)[-1]))(state, states, w_query, w_key, w_value)
@@ -96,6 +110,7 @@ EXERCISES = [
         returns="a 1-d array of weights, one per state",
         mutants={
             "scale_by_sqrt_d_model": [_weights_with(_by_width_of(1)), _weights_with(_by_width_of(0))],
+            "integer_arithmetic": _floor_divided_by_whole_root,  # (// sqrt(d_k) itself is a shared step)
             "mixed_up_projections": lambda state, states, w_query, w_key: _state_weights(
                 state, states, w_key, w_query),  # the query through W_K, the keys through W_Q
             "returns_scores": lambda state, states, w_query, w_key: (

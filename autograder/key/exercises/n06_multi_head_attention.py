@@ -66,6 +66,22 @@ def _head_weights(split=ref.split_heads, scale="d_head", axis=-1, keys_first=Fal
     return head_weights
 
 
+def _heads_pooled(pool, fill):
+    """A combine that adds up (or averages, ``pool``) the heads' contexts instead of putting them side
+    by side, then widens the (..., tokens, d_head) result back to d_model for W_O: the pooled
+    context repeated once per head (``fill="tiled"``), or followed by zeros, which is the pooled
+    context times W_O's first d_head rows alone (``fill="zeros"``)."""
+
+    def combine(x):  # (..., heads, tokens, d_head) -> (..., tokens, heads * d_head)
+        pooled = getattr(x, pool)(axis=-3)
+        n_heads = x.shape[-3]
+        if fill == "tiled":
+            return np.concatenate([pooled] * n_heads, axis=-1)
+        return np.concatenate([pooled, np.zeros_like(pooled).repeat(n_heads - 1, axis=-1)], axis=-1)
+
+    return combine
+
+
 def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head", axis=-1,
                 keys_first=False, returns="output", project=True, softmax="stable", value_split=None):
     weights_of = _head_weights(split, scale, axis, keys_first, softmax)
@@ -88,6 +104,8 @@ def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head"
 
 _MHA_MUTANTS = {
     "missing_output_projection": _multi_head(project=False),
+    "heads_summed": [_multi_head(combine=_heads_pooled(pool, fill)) for pool in ("sum", "mean")
+                     for fill in ("tiled", "zeros")],
     **merged(head_layout_mutants(_multi_head),
               # the values alone reshaped into heads without the transpose (the head weights right)
               {"heads_reshape_without_transpose": [_multi_head(value_split=_split_no_transpose)]}),

@@ -79,6 +79,30 @@ def _rotary(**knobs):
     return rotary_embedding
 
 
+def _rotary_overwritten(first_written="even"):
+    """RoPE written in place: one feature of each pair is overwritten by its rotated value, and the
+    other is then computed from that rotated value instead of the original (``first_written`` says
+    which half of the pairs is written first: the even features 0, 2, ... or the odd ones)."""
+
+    def rotary_embedding(x, positions):
+        x = ref7.as_float(x)
+        d = x.shape[-1]
+        angles = np.asarray(positions, dtype=np.float64)[:, None] * ref7.ROPE_BASE ** (
+            -np.arange(0, d, 2, dtype=np.float64) / d)
+        cos, sin = np.cos(angles).astype(x.dtype), np.sin(angles).astype(x.dtype)
+        even, odd = x[..., 0::2], x[..., 1::2]
+        out = np.empty_like(x)
+        if first_written == "even":
+            out[..., 0::2] = even * cos - odd * sin
+            out[..., 1::2] = out[..., 0::2] * sin + odd * cos
+        else:
+            out[..., 1::2] = even * sin + odd * cos
+            out[..., 0::2] = even * cos - out[..., 1::2] * sin
+        return out
+
+    return rotary_embedding
+
+
 # --- decoding with a key-value cache ------------------------------------------------------------
 
 
@@ -128,6 +152,7 @@ EXERCISES = [
                 "pair_index", "positive", "undivided")],
             "rope_ignores_positions": _rotary(use_positions=False),
             "sin_cos_swapped": _rotary(swap=True),
+            "rope_pair_overwritten_before_use": [_rotary_overwritten("even"), _rotary_overwritten("odd")],
         },
     ),
     Exercise(

@@ -11,8 +11,12 @@ certain (greedy, or top_k=1).
 
 from functools import partial
 
+import numpy as np
+
+from .. import reference_n07 as ref7
 from .. import reference_n09 as ref9
 from ..mutants import head_layout_mutants
+from ..reference import as_float
 from . import Exercise
 
 
@@ -25,6 +29,54 @@ def _block(**knobs):
         return ref9.block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads, **knobs)
 
     return block_forward
+
+
+def _block_by_steps(*, first_from="inputs", second_from="hidden", attention_normed=True, mlp_normed=True):
+    """A pre-LN block with one of its two halves written differently from the other.
+
+    ``first_from`` / ``second_from``: what each residual adds back (``inputs``, ``hidden`` or
+    ``normalised``: the sublayer's own normalised input); ``attention_normed`` / ``mlp_normed``
+    False: that sublayer reads its input without its layer norm."""
+
+    def block_forward(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
+        x = as_float(inputs)
+        weights = as_float(attention_w).astype(x.dtype, copy=False)
+        norms = as_float(norms).astype(x.dtype, copy=False)
+        normed = ref9.layer_norm(x, norms[0, 0], norms[0, 1]) if attention_normed else x
+        hidden = {"normalised": normed}.get(first_from, x) + ref7.mhsa(normed, *weights, n_heads, True)
+        normed_2 = ref9.layer_norm(hidden, norms[1, 0], norms[1, 1]) if mlp_normed else hidden
+        inner = ref9.gelu(normed_2 @ as_float(mlp_w_in) + as_float(mlp_b_in))
+        base = {"normalised": normed_2, "inputs": x}.get(second_from, hidden)
+        return base + inner @ as_float(mlp_w_out) + as_float(mlp_b_out)
+
+    return block_forward
+
+
+def _block_with_inputs(change):
+    """The right block on inputs changed as a slip changes them (``change`` maps the arguments)."""
+
+    def block_forward(*args):
+        return ref9.block(*change(*args))
+
+    return block_forward
+
+
+def _norm_parameters_swapped(which):
+    """gamma and beta of layer norm ``which`` (0, 1, or both) exchanged, as from rows read the other way."""
+
+    def change(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
+        norms = np.array(as_float(norms))
+        norms[which] = norms[which][..., ::-1, :]
+        return inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads
+
+    return change
+
+
+def _mlp_weights_reshaped(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
+    """The MLP's (d_in, d_out) weights reshaped to nn.Linear's (d_out, d_in) instead of transposed."""
+    w_in, w_out = as_float(mlp_w_in), as_float(mlp_w_out)
+    return (inputs, attention_w, w_in.reshape(w_in.shape[::-1]).T, mlp_b_in, w_out.reshape(w_out.shape[::-1]).T,
+            mlp_b_out, norms, n_heads)
 
 
 def _generate(**knobs):
@@ -47,6 +99,7 @@ EXERCISES = [
         mutants={
             "token_ids_are_code_points": _with(ref9.encode, ids="code_points"),
             "token_ids_off_by_one": _with(ref9.encode, ids="from_one"),
+            "token_ids_from_sorted_vocabulary": lambda text, vocabulary: ref9.encode(text, sorted(vocabulary)),
         },
     ),
     Exercise(
@@ -59,6 +112,8 @@ EXERCISES = [
             "decode_joined_with_spaces": _with(ref9.decoded_code_points, joined=" "),
             "token_ids_off_by_one": [_with(ref9.decoded_code_points, offset=1),
                                      _with(ref9.decoded_code_points, offset=-1)],
+            "token_ids_from_sorted_vocabulary": lambda ids, vocabulary: ref9.decoded_code_points(
+                ids, sorted(vocabulary)),
         },
     ),
     Exercise(
@@ -94,15 +149,20 @@ EXERCISES = [
         uses={"layer_norm": ref9.layer_norm, "causal_attention": ref9.causal_attention},
         mutants={
             "layer_norm_after_sublayer": _block(order="post"),
-            "layer_norm_missing": _block(order="none"),
+            "layer_norm_missing": [_block(order="none"), _block_by_steps(mlp_normed=False),
+                                   _block_by_steps(attention_normed=False)],
+            "layer_norm_scale_shift_swapped": [_block_with_inputs(_norm_parameters_swapped(which))
+                                               for which in (0, 1, slice(None))],
             "residual_missing": [_block(residual=("mlp",)), _block(residual=("attention",)), _block(residual=())],
-            "residual_after_norm": _block(residual_from="normalised"),
+            "residual_after_norm": [_block(residual_from="normalised"), _block_by_steps(first_from="normalised"),
+                                    _block_by_steps(second_from="normalised")],
             "second_residual_from_block_input": _block(second_residual_from="inputs"),
             "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
             "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
             "biases_missing": _block(mlp_biases=False),
             "layer_norms_mixed_up": [_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))],
             "linear_weight_not_transposed": [
+                _block_with_inputs(_mlp_weights_reshaped),
                 _block(transpose_weights=("query", "key", "value", "out")),
                 _block(transpose_weights=("query", "key", "value")),
                 _block(transpose_weights=("out",)),

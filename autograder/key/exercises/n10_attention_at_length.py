@@ -202,6 +202,35 @@ def _grouped_values_only_tiled(queries, keys, values):
     return ref.attention(queries, repeat_kv_heads(keys, n_heads), _tiled_kv_heads(values, n_heads))
 
 
+def _grouped_not_repeated(which):
+    """Only one of keys and values repeated for the groups of query heads: the other (``which``) is
+    used with its own n_kv_heads heads, which broadcasts only where there is one of them."""
+
+    def attend(queries, keys, values):
+        n_heads = np.shape(queries)[-3]
+        keys = keys if which == "keys" else repeat_kv_heads(keys, n_heads)
+        values = values if which == "values" else repeat_kv_heads(values, n_heads)
+        return ref.attention(queries, keys, values)
+
+    return attend
+
+
+def _online_softmax_final_with_last_block_max(scores, block):
+    """The statistics gathered right, but the last sweep takes the exponentials against the last
+    block's own maximum (the loop's leftover variable) instead of the running maximum."""
+    scores = ref.as_float(scores)
+    running_max = np.full(scores.shape[:-1] + (1,), -np.inf, dtype=scores.dtype)
+    running_sum = np.zeros(scores.shape[:-1] + (1,), dtype=scores.dtype)
+    part_max = running_max
+    for start, stop in _key_blocks(scores.shape[-1], block, "all"):
+        part_max = scores[..., start:stop].max(axis=-1, keepdims=True)
+        new_max = np.maximum(running_max, part_max)
+        running_sum = running_sum * np.exp(running_max - new_max) + np.exp(
+            scores[..., start:stop] - new_max).sum(axis=-1, keepdims=True)
+        running_max = new_max
+    return np.exp(scores - part_max) / running_sum
+
+
 EXERCISES = [
     Exercise(
         "online_softmax",
@@ -219,6 +248,7 @@ EXERCISES = [
             "softmax_no_max_subtraction": partial(_online_softmax, first_max_only=True),
             # each block's own maximum in place of the running one: exact until an earlier block is far larger
             "running_max_not_kept": partial(_online_softmax, block_max_only=True),
+            "online_final_with_last_block_max": _online_softmax_final_with_last_block_max,
         },
     ),
     Exercise(
@@ -246,6 +276,7 @@ EXERCISES = [
         mistakes_from=grouped_query_attention,
         returns="an array of shape (..., n_heads, n_queries, d_v)",
         mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled],
+                 "kv_heads_not_repeated": [_grouped_not_repeated("values"), _grouped_not_repeated("keys")],
                  "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")]},
     ),
 ]

@@ -237,7 +237,7 @@ MISTAKES = {
         "lower_precision:angles_float32": _rope(
             theta="10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float32) / d)",
             angles="positions.float()[:, None] * theta"),
-        "uncatalogued:uses_rotated_even": _r("""
+        "rope_pair_overwritten_before_use:uses_rotated_even": _r("""
             d = x.shape[-1]
             theta = 10000.0 ** (-torch.arange(0, d, 2, dtype=x.dtype) / d)
             angles = positions.to(x.dtype)[:, None] * theta

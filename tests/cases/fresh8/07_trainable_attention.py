@@ -244,7 +244,7 @@ def rotary_embedding(x, positions):
     x[..., 1::2] = even * sin + odd * cos
     return x
 ''',
-    "uncatalogued:view_overwritten": '''
+    "rope_pair_overwritten_before_use:view_overwritten": '''
 def rotary_embedding(x, positions):
     d = x.shape[-1]
     theta = 10000.0 ** (-torch.arange(0, d, 2, dtype=x.dtype) / d)
