@@ -1103,6 +1103,25 @@ def test_a_check_can_expect_the_error_the_exercise_asks_for(capsys):
         assert "raise ValueError" in message.split("but it")[1], message  # the check to add is said
 
 
+def test_a_generate_that_calls_the_model_once_more_is_caught_and_not_blamed_on_the_cache():
+    import torch
+
+    from autograder.key.reference_n09 import _StandIn
+
+    def generate_with_stand_in(prompt, steps, temperature, top_k, embedding, positions, w_out):
+        model = _StandIn(embedding.numpy(), positions.numpy(), w_out.numpy(), max_calls=steps)
+        tokens = prompt.numpy()
+        logits, cache = model(tokens)
+        for _ in range(steps):  # the model is run on the last token too, whose logits nobody reads
+            tokens = np.concatenate([tokens, logits[:, -1].argmax(axis=-1)[:, None]], axis=-1)
+            logits, cache = model(tokens[:, -1:], cache)
+        return torch.as_tensor(tokens)
+
+    message = _failure("generate", generate_with_stand_in, *_generate_inputs(3, 5))
+    assert "called 6 times where 5 calls are enough" in message and "once more" in message, message
+    assert _titles_in(message) == 0, message  # not "the cache ... was not passed back"
+
+
 def test_generates_hidden_tests_expect_the_length_check():
     raising = [call for _, cell, call in _calls() if call["kind"] == "raises"]
     assert {call["exercise"] for call in raising} == {"generate"}

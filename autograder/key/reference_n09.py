@@ -236,8 +236,9 @@ class _StandIn:
     def __call__(self, token_ids, cache=None):
         self.calls += 1
         if self.calls > self.max_calls:
-            raise RuntimeError(f"the model was called {self.calls} times for {self.max_calls - 1} steps: "
-                               "does the loop stop?")
+            raise RuntimeError(f"the model was called {self.calls} times where {self.max_calls} calls are enough (the "
+                               "prompt once, then each drawn token but the last): does the loop call it once more, or "
+                               "not stop?")
         if self.calls > 1 and cache is None:
             raise RuntimeError(CACHE_NOT_PASSED.format(calls=self.calls))
         n_cached, n_new = (0 if cache is None else cache.shape[-2]), token_ids.shape[-1]
@@ -264,7 +265,7 @@ def generate(prompt, steps, temperature, top_k, embedding, positions, w_out, *, 
     steps = int(steps)
     if temperature != 0 and top_k != 1:
         raise ValueError("the stand-in's tokens are certain only greedily or with top_k=1")
-    model = _StandIn(embedding, positions, w_out, max_calls=steps + 1)
+    model = _StandIn(embedding, positions, w_out, max_calls=steps)
     token_ids = prompt
     logits, cache = model(prompt)
     for step in range(steps + extra_steps):

@@ -730,7 +730,9 @@ _CATALOGUE = [
         "parameters_part_missing",
         "a part of the model is not counted",
         "Count every part: the token embedding (vocab_size * d_model), the position embedding "
-        "(context_length * d_model), the blocks, the final layer norm (2 * d_model) and the head.",
+        "(context_length * d_model), the blocks (each: four d_model x d_model attention matrices, W_q, W_k, "
+        "W_v and the output projection W_O, the MLP's two layers with their biases, and two layer norms), "
+        "the final layer norm (2 * d_model) and the head.",
     ),
     Mistake(
         "parameters_mlp_biases_missing",

@@ -17,12 +17,14 @@ from .quantities import names_of, sizes_of
 def error_kind(message: str) -> str:
     """What kind of error a message reports, the same in NumPy, PyTorch and TensorFlow wording:
     ``layout`` (a view of a non-contiguous tensor), ``length`` (more tokens than a model's context
-    takes), ``dtype``, ``shape``, or ``other``."""
+    takes), ``calls`` (a model called more often than the steps need), ``dtype``, ``shape``, or ``other``."""
     text = message.lower()
     if "contiguous" in text or "stride" in text:
         return "layout"
     if "context" in text and any(word in text for word in ("more than", "exceed", "do not fit")):
         return "length"  # more tokens than a model takes: a loop's count, no two shapes that disagree
+    if "was called" in text and "times" in text:
+        return "calls"  # a model called once more than the steps need: a loop's count, no missing cache
     if any(word in text for word in ("dtype", "scalar type", "same type", "type (", "tensor but is a",
                                      "double !=", "float !=", "half !=")):
         return "dtype"
