@@ -96,3 +96,19 @@ def test_the_reference_is_the_solution_notebooks_own_function():
     notebook = namespace(notebook_of("softmax_stable"), _notebook_names(notebook_of("softmax_stable")))
     own = notebook["softmax_stable"](*[to_framework(a, "torch") for a in probe["inputs"]])
     assert np.array_equal(spec.reference(*probe["inputs"]), to_numpy(own))
+
+
+def test_the_function_a_check_calls_is_read_from_the_notebook_as_the_plan_recorded_it():
+    """The key reads which function the checks of an exercise call from the test cells' source, so
+    that it holds while a changed notebook's plan is learnt again; the stored plans agree with it."""
+    from autograder.key.answers import checked_function
+
+    compared = 0
+    for name in all_exercises():
+        recorded = {call.get("function") for calls in (plans.stored(notebook_of(name).stem) or {}).values()
+                    for call in calls if call["exercise"] == name} - {None}
+        if recorded:
+            assert recorded == {checked_function(name)}, name
+            compared += 1
+    assert compared > 30
+    assert checked_function("generate") == "generate_with_stand_in"

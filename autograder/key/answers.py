@@ -13,6 +13,7 @@ notebook's function on every probe of the stored plans: that is what keeps the t
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import importlib
@@ -116,12 +117,18 @@ def namespace(path: Path, called: frozenset[str]) -> dict:
 @functools.cache
 def checked_function(exercise: str) -> str:
     """The name of the function the notebook's checks of ``exercise`` call: the exercise's own, or a
-    helper of the notebook that wraps it (``decoded_code_points`` for ``decode``), as the stored
-    plan recorded it."""
-    from .. import plans
-
-    names = {call.get("function") for calls in (plans.stored(notebook_of(exercise).stem) or {}).values()
-             for call in calls if call["exercise"] == exercise} - {None}
+    helper of the notebook that wraps it (``generate_with_stand_in`` for ``generate``), read from the
+    test cells' calls ``check("<exercise>", <function>, ...)``. Read from the source, not from the
+    stored plan, so that it holds while a changed notebook's plan is being learnt again."""
+    nb = nbformat.read(notebook_of(exercise), as_version=4)
+    names = set()
+    for cell in _definition_cells(nb):
+        if cell.kind != "test":
+            continue
+        for node in ast.walk(ast.parse(_python(cell.source))):
+            if (isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant)
+                    and node.args[0].value == exercise and isinstance(node.args[1], ast.Name)):
+                names.add(node.args[1].id)
     if len(names) > 1:
         raise ValueError(f"the checks of {exercise!r} call several functions: {sorted(names)}")
     return names.pop() if names else exercise
