@@ -1459,3 +1459,154 @@ def test_slips_of_blind_sets_four_and_five_are_named(exercise, function, mistake
     # the visible check's vocabulary is sorted already: the slip shows on one in its own order
     inputs = ["hello there", "ohtlre e"] if exercise == "encode" else _visible_inputs(exercise)
     _only_named(_failure(exercise, function, *inputs), mistake)
+
+
+# --- slips of blind sets 6 and 7, written as a learner would (not through the key's mutants) --------
+
+
+def _gram_features(inputs):
+    inputs = _numpy(inputs)[0]
+    scores = inputs.T @ inputs  # (d, d)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return inputs @ (weights / weights.sum(-1, keepdims=True))
+
+
+def _learner_jacobian(slip):
+    def softmax_jacobian(scores):
+        p = np.exp(scores - scores.max())
+        p = p / p.sum()
+        return {"minus_p": np.diag(p) - p, "identity": np.eye(len(p)) - np.outer(p, p),
+                "plus": np.diag(p) + np.outer(p, p)}[slip]
+    return softmax_jacobian
+
+
+def _variance_from_formula(queries, keys):
+    return float(np.var(queries) * np.var(keys) * queries.shape[-1])
+
+
+def _layer_norm_sqrt_twice(x, gamma, beta, eps=1e-5):
+    x, gamma, beta = _numpy(x, gamma, beta)
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / (np.sqrt(np.sqrt(var)) + eps) * gamma + beta
+
+
+def _online_rescale_inverted_guarded(scores, block):
+    m, s = np.full(scores.shape[:-1] + (1,), -np.inf), np.zeros(scores.shape[:-1] + (1,))
+    for start in range(0, scores.shape[-1], block):
+        part = scores[..., start:start + block]
+        new_m = np.maximum(m, part.max(-1, keepdims=True))
+        s = s * np.exp(np.where(np.isfinite(m), new_m - m, 0)) + np.exp(part - new_m).sum(-1, keepdims=True)
+        m = new_m
+    return np.exp(scores - m) / s
+
+
+def _blocked_lower_right(queries, keys, values, block, causal=False):
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    if causal:
+        n_q, n_k = scores.shape[-2:]
+        scores = np.where(np.arange(n_k)[None, :] <= np.arange(n_q)[:, None] + n_k - n_q, scores, -np.inf)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True) @ values
+
+
+def _sinusoid_column_exponent(n_positions, d_model):
+    import torch
+
+    t = torch.arange(n_positions, dtype=torch.float64)[:, None]
+    j = torch.arange(d_model, dtype=torch.float64)[None, :]
+    angle = t / 10000 ** (2 * j / d_model)
+    return torch.where(torch.arange(d_model) % 2 == 0, torch.sin(angle), torch.cos(angle)).float()
+
+
+def _rope_exponent_doubled(x, positions):
+    import torch
+
+    d = x.shape[-1]
+    angle = positions.to(x.dtype)[:, None] * 10000.0 ** (-2 * torch.arange(0, d, 2, dtype=x.dtype) / d)
+    out = torch.empty_like(x)
+    out[..., 0::2] = x[..., 0::2] * torch.cos(angle) - x[..., 1::2] * torch.sin(angle)
+    out[..., 1::2] = x[..., 0::2] * torch.sin(angle) + x[..., 1::2] * torch.cos(angle)
+    return out
+
+
+def _query_mask_filled(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
+    queries = ref.split_heads(hidden @ w_query + b_query, n_heads)
+    keys = ref.split_heads(hidden @ w_key + b_key, n_heads)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(queries.shape[-1])
+    scores = np.where(mask[:, None, :, None] == 1, scores, -1e9)  # the queries' rows, not the keys' columns
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True)
+
+
+def _mask_added(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
+    queries = ref.split_heads(hidden @ w_query + b_query, n_heads)
+    keys = ref.split_heads(hidden @ w_key + b_key, n_heads)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(queries.shape[-1]) + mask[:, None, None, :]
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True)
+
+
+def _weights_for_every_head_at_once(inputs, w_query, w_key, n_heads):
+    queries, keys = inputs @ w_query, inputs @ w_key
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(queries.shape[-1] // n_heads)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return np.repeat((weights / weights.sum(-1, keepdims=True))[..., None, :, :], n_heads, axis=-3)
+
+
+def _grouped_scaled_by_heads(queries, keys, values):
+    group = queries.shape[-3] // keys.shape[-3]
+    keys, values = np.repeat(keys, group, axis=-3), np.repeat(values, group, axis=-3)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(queries.shape[-3])
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True) @ values
+
+
+def _blind_inputs(exercise):
+    if exercise == "bert_head_weights":  # the visible check's own input, with padding (no stored plan)
+        from attention_course import expected
+
+        return list(expected.exercise(exercise)["probes"][0]["probe"]["inputs"])
+    if exercise == "blocked_attention":  # more queries than keys, where the two alignments differ
+        return [RNG.normal(size=(5, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=(4, 2)), 2, True]
+    if exercise == "online_softmax":  # a maximum that grows after the first block
+        return [np.sort(RNG.normal(size=(3, 8)), axis=-1), 3]
+    return _visible_inputs(exercise)
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistake"), [
+    ("self_attention_no_weights", _gram_features, "scores_features_by_features"),
+    ("softmax_jacobian", _learner_jacobian("minus_p"), "jacobian_outer_product_missing"),
+    ("softmax_jacobian", _learner_jacobian("identity"), "jacobian_identity_for_diagonal"),
+    ("softmax_jacobian", _learner_jacobian("plus"), "jacobian_outer_product_added"),
+    ("score_variance", _variance_from_formula, "variance_from_formula"),
+    ("layer_norm", _layer_norm_sqrt_twice, "layer_norm_not_divided_by_std"),
+    ("online_softmax", _online_rescale_inverted_guarded, "online_sum_not_rescaled"),
+    ("blocked_attention", _blocked_lower_right, "causal_mask_lower_right"),
+    ("sinusoidal_encoding", _sinusoid_column_exponent, "sinusoid_wrong_exponent"),
+    ("rotary_embedding", _rope_exponent_doubled, "sinusoid_wrong_exponent"),
+    ("bert_head_weights", _query_mask_filled, "padding_mask_on_queries"),
+    ("bert_head_weights", _mask_added, "mask_added_to_scores"),
+    ("head_weights", _weights_for_every_head_at_once, "heads_not_split"),
+    ("grouped_query_attention", _grouped_scaled_by_heads, "scale_by_number_of_heads"),
+], ids=["gram_of_features", "jacobian_minus_p", "jacobian_identity", "jacobian_plus_outer", "variance_formula",
+        "layer_norm_sqrt_twice", "online_rescale_inverted", "causal_lower_right", "sinusoid_column_exponent",
+        "rope_exponent_doubled", "query_rows_masked_finite", "mask_added", "heads_not_split",
+        "grouped_scaled_by_heads"])
+def test_slips_of_blind_sets_six_and_seven_are_named(exercise, function, mistake):
+    message = _failure(exercise, function, *_blind_inputs(exercise))
+    if mistake == "causal_mask_lower_right":
+        # with one query more than keys, the lower-right mask hides the diagonal: both are said
+        assert CATALOGUE[mistake].title in message and CATALOGUE["causal_mask_off_by_one"].title in message, message
+        assert _titles_in(message) == 2, message
+    else:
+        _only_named(message, mistake)
+
+
+def test_a_result_divided_by_its_sum_is_said_so():
+    def scores_for_query(query, inputs):
+        scores = inputs @ query
+        return scores / scores.sum()
+
+    message = _failure("scores_for_query", scores_for_query, *_visible_inputs("scores_for_query"))
+    assert "divided by its sum" in message, message

@@ -82,7 +82,7 @@ def _power(pair, d, exponent="pair"):
     """The power of 10000 in theta_i = 10000 ** -power for pair index ``pair``: 2i / d, or one of
     the slips (see :func:`sinusoidal_encoding`'s knobs)."""
     return {"pair_index": pair / d, "floored": (2 * pair) // d, "positive": -2 * pair / d,
-            "undivided": 2 * pair}.get(exponent, 2 * pair / d)
+            "undivided": 2 * pair, "doubled": 4 * pair / d}.get(exponent, 2 * pair / d)
 
 
 def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent="pair",
@@ -91,7 +91,9 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
 
     ``w_i = 10000 ** (-2i / d_model)``. Knobs: ``layout`` ``halves`` (sines in the first half of
     the columns, cosines in the second); ``exponent`` ``column`` (10000 ** (-j / d) with j the
-    column, so the cosine of a pair gets another frequency than its sine) or ``pair_index``
+    column, so the cosine of a pair gets another frequency than its sine) or ``column_doubled``
+    (10000 ** (-2j / d): the column index j taken for i in 2i) or ``doubled`` (10000 ** (-4i / d):
+    ``arange(0, d, 2)``, already 2i, doubled again) or ``pair_index``
     (10000 ** (-i / d)) or ``floored`` (``2i // d``, 0 for every pair: integer division) or
     ``positive`` (10000 ** (+2i / d): the sign lost) or ``undivided`` (10000 ** (-2i), no ``/ d``); ``swap``
     (cosines first); ``first_position`` 1 (count from 1); ``angles_dtype`` float32 (the angles
@@ -102,9 +104,10 @@ def sinusoidal_encoding(n_positions, d_model, *, layout="interleaved", exponent=
     positions = np.arange(first_position, first_position + n_positions, dtype=np.float64)[:, None]
     pair = np.arange(d_model // 2, dtype=np.float64)  # i = 0 .. d/2 - 1
     first, second = (np.cos, np.sin) if swap else (np.sin, np.cos)
-    if exponent == "column":
-        even = first(positions * ROPE_BASE ** (-(2 * pair) / d_model))
-        odd = second(positions * ROPE_BASE ** (-(2 * pair + 1) / d_model))
+    if exponent in ("column", "column_doubled"):
+        times = 2 if exponent == "column_doubled" else 1
+        even = first(positions * ROPE_BASE ** (-times * (2 * pair) / d_model))
+        odd = second(positions * ROPE_BASE ** (-times * (2 * pair + 1) / d_model))
     else:
         power = _power(pair, d_model, exponent).astype(angles_dtype)
         angles = positions.astype(angles_dtype) * angles_dtype(ROPE_BASE) ** (-power)  # (positions, d/2)

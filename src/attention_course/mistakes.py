@@ -923,4 +923,78 @@ _CATALOGUE += [
     ),
 ]
 
+_CATALOGUE += [
+    Mistake(
+        "scores_features_by_features",
+        "the scores were formed as inputs.T @ inputs (features against features), not inputs @ inputs.T "
+        "(token against token)",
+        "Score (i, j) is the dot product of token i with token j: inputs @ inputs.T, a (tokens, tokens) "
+        "matrix whose rows are the queries. inputs.T @ inputs is (d, d): it compares features, not tokens.",
+    ),
+    Mistake(
+        "jacobian_outer_product_missing",
+        "the weights p themselves were subtracted where the outer product p p^T belongs",
+        "Entry (i, j) is p_i (delta_ij - p_j): diag(p) - np.outer(p, p). diag(p) - p subtracts p_j "
+        "alone from every row (broadcasting), without the factor p_i.",
+    ),
+    Mistake(
+        "jacobian_identity_for_diagonal",
+        "the identity was used where diag(p) belongs",
+        "The diagonal term is p_i delta_ij, the weights on the diagonal: np.diag(p) - np.outer(p, p). "
+        "np.eye(n) - np.outer(p, p) puts 1 where p_i belongs.",
+    ),
+    Mistake(
+        "jacobian_outer_product_added",
+        "the outer product p p^T was added instead of subtracted",
+        "d p_i / d s_j = p_i (delta_ij - p_j): diag(p) minus np.outer(p, p). Every off-diagonal entry "
+        "is -p_i p_j, negative, and each row sums to 0.",
+    ),
+    Mistake(
+        "variance_from_formula",
+        "the variance predicted by the formula (d_k times the inputs' variances) instead of the "
+        "variance measured on the scores",
+        "The exercise asks for the empirical variance of the raw dot products: form every score "
+        "queries @ keys.T and take np.var of them. d_k var(q) var(k) is what the measurement is "
+        "compared with, not the measurement.",
+    ),
+    Mistake(
+        "layer_norm_not_divided_by_std",
+        "the centred input was divided by the variance (or by the square root taken twice), not by "
+        "the standard deviation sqrt(variance + eps)",
+        "Divide x - mean by the standard deviation: torch.sqrt(var + eps), one square root of the "
+        "variance (x.var(dim=-1, unbiased=False, keepdim=True)); std() already is that root, so "
+        "do not take another one.",
+    ),
+    Mistake(
+        "mask_added_to_scores",
+        "the 0/1 padding mask was added to the scores instead of blocking the padded keys",
+        "Adding 1 to the real tokens' scores and 0 to the padding's changes every weight a little and "
+        "hides nothing: a padded key must get -inf (np.where(mask[:, None, None, :] == 1, scores, "
+        "-np.inf)), so that its weight is exactly 0.",
+    ),
+    Mistake(
+        "heads_not_split",
+        "one attention over the full width, repeated for every head, instead of one per head on its own "
+        "d_head columns",
+        "Split the projected queries and keys into heads first (split_heads: (..., heads, tokens, "
+        "d_head)), then take each head's scores from its own d_head columns: the heads' weights differ. "
+        "Repeating the full-width weights gives every head the same pattern.",
+    ),
+    Mistake(
+        "scale_by_number_of_heads",
+        "the scores are scaled by the number of heads (alone, or times d_k) instead of sqrt(d_k)",
+        "Each head's scores are dot products of d_k-wide queries and keys: divide by sqrt(d_k), the "
+        "keys' last axis, whatever the number of heads.",
+    ),
+    Mistake(
+        "causal_mask_lower_right",
+        "the causal mask is aligned to the lower-right corner (query i sees keys up to i + n_keys - "
+        "n_queries) instead of the top-left (keys 0 to i)",
+        "This exercise follows is_causal=True of scaled_dot_product_attention: query i may see key j "
+        "when j <= i, counted from the first query and the first key, whatever the sizes (the "
+        "top-left triangle). The bottom-right alignment is what a cache of past keys needs; it is "
+        "not asked here.",
+    ),
+]
+
 CATALOGUE: dict[str, Mistake] = {mistake.id: mistake for mistake in _CATALOGUE}

@@ -91,6 +91,9 @@ EXERCISES = [
             # divided by d (by sqrt(d) is catalogued: unscaled_attention_scaled)
             "scaled_where_no_scaling_is_asked": _scaled_self_attention(1.0),
             "weights_softmaxed_again": _self_attention_with(lambda s: ref.softmax(ref.softmax(s, axis=-1), axis=-1)),
+            # inputs.T @ inputs: (d, d) features against features, then inputs @ those weights
+            "scores_features_by_features": lambda inputs: ref.as_float(inputs) @ ref.softmax(
+                ref.as_float(inputs).T @ ref.as_float(inputs), axis=-1),
         },
     ),
 ]

@@ -1,5 +1,7 @@
 """Notebook 04: why divide by sqrt(d_k)? (NumPy), after seed 004 ("This is book")."""
 
+from functools import partial
+
 import numpy as np
 
 from .. import reference as ref
@@ -42,6 +44,39 @@ def _inner_product_jacobian(weights, elementwise=False):
     return np.diag(weights) - (weights * weights if elementwise else weights @ weights)
 
 
+def _jacobian_without_outer(weights, side="rows"):
+    """diag(p) - p: the weights themselves subtracted (broadcast along the rows, or down the columns)
+    where the outer product p p^T belongs."""
+    return np.diag(weights) - (weights[None, :] if side == "rows" else weights[:, None])
+
+
+def _jacobian_identity(weights):
+    """I - p p^T: the identity where diag(p) belongs."""
+    return np.eye(weights.shape[-1], dtype=weights.dtype) - np.outer(weights, weights)
+
+
+def _jacobian_outer_added(weights):
+    """diag(p) + p p^T: the outer product added, not subtracted."""
+    return np.diag(weights) + np.outer(weights, weights)
+
+
+_JACOBIAN_SLIPS = {
+    "jacobian_outer_product_missing": [_jacobian_without_outer, partial(_jacobian_without_outer, side="columns")],
+    "jacobian_identity_for_diagonal": _jacobian_identity,
+    "jacobian_outer_product_added": _jacobian_outer_added,
+}
+
+
+def _of_weights(jacobian):
+    """softmax_jacobian with the Jacobian of the scores' weights made by ``jacobian``."""
+    return lambda scores: jacobian(ref.softmax(scores, axis=-1))
+
+
+def _norms_of(jacobian):
+    """gradient_norms with the Jacobian of each row made by ``jacobian`` (one row's weights -> (n, n))."""
+    return lambda scores: np.array([np.linalg.norm(jacobian(weights)) for weights in ref.softmax(scores, axis=-1)])
+
+
 def _sweep_with(columns=lambda w: slice(None, w), divisor=lambda w, queries, keys, power: float(w) ** power):
     """width_sweep with the slice of each vector or the divisor replaced; defaults are the correct ones."""
 
@@ -78,6 +113,11 @@ EXERCISES = [
             "keys_without_transpose": lambda queries, keys: np.var(queries @ keys),
             "sum_instead_of_dot": lambda queries, keys: np.var(queries * keys),
             "returns_scores": lambda queries, keys: ref.dot_products(queries, keys),
+            # d_k var(q) var(k): the formula's prediction, not the scores' variance
+            "variance_from_formula": [
+                lambda queries, keys: np.var(queries) * np.var(keys) * np.shape(keys)[-1],
+                lambda queries, keys: np.var(queries, ddof=1) * np.var(keys, ddof=1) * np.shape(keys)[-1],
+                lambda queries, keys: float(np.shape(keys)[-1])],
             # the scores in float16: from float16 inputs, or rounded once formed (the variance taken in float16)
             "lower_precision": [
                 lambda queries, keys: np.var(np.asarray(queries, np.float16) @ np.asarray(keys, np.float16).T),
@@ -142,6 +182,8 @@ EXERCISES = [
             "jacobian_inner_product": [
                 lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1)),
                 lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1), elementwise=True)],
+            **{mistake: [_of_weights(slip) for slip in (slips if isinstance(slips, list) else [slips])]
+               for mistake, slips in _JACOBIAN_SLIPS.items()},
         },
     ),
     Exercise(
@@ -165,6 +207,8 @@ EXERCISES = [
                                          for weights in ref.softmax(scores, axis=-1)]),
                 lambda scores: np.array([np.linalg.norm(_inner_product_jacobian(weights, elementwise=True))
                                          for weights in ref.softmax(scores, axis=-1)])],
+            **{mistake: [_norms_of(slip) for slip in (slips if isinstance(slips, list) else [slips])]
+               for mistake, slips in _JACOBIAN_SLIPS.items()},
             # described slips (verdict.slips): one norm per column; the largest entry
             "norm_per_column": lambda scores: _gradient_norms(np.swapaxes(ref.as_float(scores), -1, -2)),
             # (the sum of absolute values is catalogued: gradient_norm_sum_of_abs)

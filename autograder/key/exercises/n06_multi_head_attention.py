@@ -131,6 +131,20 @@ _USES_ALL = {
 }
 
 
+def _weights_not_split(d_head: bool):
+    """One attention over the full width, its weights repeated for every head: scaled by sqrt(d_head)
+    (``d_head``) or by sqrt(d_model)."""
+
+    def head_weights(inputs, w_query, w_key, n_heads):
+        queries, keys = ref.as_float(inputs) @ ref.as_float(w_query), ref.as_float(inputs) @ ref.as_float(w_key)
+        width = queries.shape[-1] // n_heads if d_head else queries.shape[-1]
+        scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(width)  # (..., tokens, tokens)
+        weights = ref.softmax(scores, axis=-1)
+        return np.repeat(weights[..., None, :, :], n_heads, axis=-3)  # (..., heads, tokens, tokens)
+
+    return head_weights
+
+
 # --- a mask in nn.MultiheadAttention's convention and layout --------------------------------------
 
 
@@ -195,6 +209,7 @@ EXERCISES = [
             "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
             "heads_interleaved": _head_weights(split=_split_interleaved),
             "returns_scores": [_head_weights(softmax=None), _head_weights(softmax=None, scale=None)],
+            "heads_not_split": [_weights_not_split(d_head=True), _weights_not_split(d_head=False)],
         },
     ),
     Exercise(

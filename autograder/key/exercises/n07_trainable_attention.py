@@ -132,7 +132,7 @@ EXERCISES = [
         mutants={
             "sinusoid_halves_not_interleaved": _sinusoidal(layout="halves"),
             "sinusoid_wrong_exponent": [*(_sinusoidal(exponent=exponent) for exponent in (
-                "column", "pair_index", "positive", "undivided")),
+                "column", "column_doubled", "doubled", "pair_index", "positive", "undivided")),
                 _sinusoidal(exponent="positive", angles_dtype=np.float32)],
             "sin_cos_swapped": _sinusoidal(swap=True),
             "positions_from_one": _sinusoidal(first_position=1),
@@ -149,7 +149,7 @@ EXERCISES = [
             "rope_rotation_wrong_direction": _rotary(direction=-1.0),
             "rope_halves_instead_of_pairs": _rotary(pairs="halves"),
             "sinusoid_wrong_exponent": [_rotary(exponent=exponent) for exponent in (
-                "pair_index", "positive", "undivided")],
+                "pair_index", "doubled", "positive", "undivided")],
             "rope_ignores_positions": _rotary(use_positions=False),
             "sin_cos_swapped": _rotary(swap=True),
             "rope_pair_overwritten_before_use": [_rotary_overwritten("even"), _rotary_overwritten("odd")],

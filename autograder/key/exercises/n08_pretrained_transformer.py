@@ -8,6 +8,8 @@ the learner's full encoder with transformers' ``BertModel`` outside the graded c
 
 from functools import partial
 
+import numpy as np
+
 from .. import reference as ref
 from .. import reference_n08 as bert
 from ..mutants import head_layout_mutants, split_heads_interleaved, split_heads_without_transpose
@@ -39,6 +41,26 @@ def _projection_mutants(make) -> dict:
 def _layer_with(head_weights_mistake: str):
     """The layer with its attention written by hand, making one of the head weights' mistakes."""
     return partial(bert.bert_layer, head_weights=_with(bert.bert_head_weights, head_weights_mistake))
+
+
+def _padding_slip(slip: str):
+    """bert_head_weights with the padding mask misused, made from the unmasked weights: the mask
+    applied to the queries' rows with a finite fill (``rows_filled``: a padded query's scores all
+    equal, so its weights are uniform) or by multiplying the weights (``rows_zeroed``); or the 0/1
+    mask added to the scores (``added``: softmax(s + m) is the weights times e^m, renormalised)."""
+
+    def head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
+        weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, np.ones_like(mask), n_heads)
+        real = np.asarray(mask, dtype=weights.dtype)  # (batch, tokens): 1 for real tokens
+        if slip == "added":
+            raised = weights * np.exp(real)[:, None, None, :]
+            return raised / raised.sum(axis=-1, keepdims=True)
+        rows = real[:, None, :, None]  # (batch, 1, queries, 1)
+        if slip == "rows_zeroed":
+            return weights * rows
+        return np.where(rows > 0, weights, 1.0 / weights.shape[-1])
+
+    return head_weights
 
 
 EXERCISES = [
@@ -83,6 +105,9 @@ EXERCISES = [
             "mask_after_softmax": [_with(bert.bert_head_weights, "mask_after_softmax"),
                                    _with(bert.bert_head_weights, "mask_after_softmax_renormalised")],
             **_projection_mutants(lambda mistake: _with(bert.bert_head_weights, mistake)),
+            "padding_mask_on_queries": [_with(bert.bert_head_weights, "padding_mask_on_queries"),
+                                        _padding_slip("rows_filled"), _padding_slip("rows_zeroed")],
+            "mask_added_to_scores": _padding_slip("added"),
         },
     ),
     Exercise(

@@ -86,6 +86,19 @@ def _generate(**knobs):
     return generate_with_stand_in
 
 
+def _norm_divided_by(denominator):
+    """A layer norm that divides the centred input by ``denominator(variance, eps)`` instead of
+    sqrt(variance + eps): the variance itself, or the square root taken twice."""
+
+    def layer_norm(x, gamma, beta, eps=ref9.EPS):
+        x = as_float(x)
+        centred = x - x.mean(axis=-1, keepdims=True)
+        variance = (centred ** 2).mean(axis=-1, keepdims=True)
+        return centred / denominator(variance, eps) * as_float(gamma) + as_float(beta)
+
+    return layer_norm
+
+
 EXERCISES = [
     Exercise(
         "encode",
@@ -127,6 +140,9 @@ EXERCISES = [
             "layer_norm_wrong_axis": [_with(ref9.layer_norm, axis=-2), _with(ref9.layer_norm, axis=0),
                                       _with(ref9.layer_norm, axis=None)],
             "layer_norm_scale_shift_swapped": _with(ref9.layer_norm, swap=True),
+            "layer_norm_not_divided_by_std": [_norm_divided_by(denominator) for denominator in (
+                lambda var, eps: var + eps, lambda var, eps: np.sqrt(np.sqrt(var)) + eps,
+                lambda var, eps: np.sqrt(np.sqrt(var + eps)), lambda var, eps: np.sqrt(np.sqrt(var) + eps))],
         },
         mistakes_from=ref9.layer_norm,
     ),

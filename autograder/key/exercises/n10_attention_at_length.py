@@ -90,8 +90,8 @@ def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.i
         if rescale == "own_max":
             running_sum = running_sum + np.exp(part - part_max).sum(axis=-1, keepdims=True)
         else:
-            correction = np.exp(new_max - running_max) if rescale == "inverted" else np.exp(running_max - new_max)
-            kept = running_sum * correction if rescale in ("both", "inverted") else running_sum
+            correction = _correction(running_max, new_max, rescale)
+            kept = running_sum * correction if rescale in ("both", "inverted", "inverted_guarded") else running_sum
             running_sum = kept + np.exp(part - new_max).sum(axis=-1, keepdims=True)
         running_max = new_max
     exps = np.exp(scores - running_max)  # (..., n): the last sweep, against the final maximum
@@ -101,10 +101,21 @@ def _online_softmax(scores, block, rescale="both", blocks="all", max_start=-np.i
     return exps / running_sum if divide else exps
 
 
+def _correction(running_max, new_max, rescale):
+    """The factor that brings the running sum from the old maximum to the new one: exp(m - m_new);
+    with its sign flipped (``inverted``: exp(m_new - m), inf then nan from the first block, where m
+    is -inf), or flipped with that first block guarded (``inverted_guarded``: 1 while m is -inf)."""
+    if rescale == "inverted":
+        return np.exp(new_max - running_max)
+    if rescale == "inverted_guarded":
+        return np.exp(np.where(np.isfinite(running_max), new_max - running_max, 0.0))
+    return np.exp(running_max - new_max)
+
+
 # --- blocked attention, with one knob per mistake --------------------------------------------------
 
 
-def _block_mask(n_queries, start, stop, index, offset):
+def _block_mask(n_queries, n_keys, start, stop, index, offset):
     """Where the queries may see the keys start..stop-1: right, with the block's offset wrong, or with
     the comparison itself wrong (in every block alike)."""
     if offset == "local":  # the block's own positions 0..block-1: every block masked like the first
@@ -120,6 +131,8 @@ def _block_mask(n_queries, start, stop, index, offset):
         return rows + 1 >= positions
     if offset == "upper":  # i <= j: the future and the query itself, not the past
         return rows <= positions
+    if offset == "lower_right":  # j <= i + n_keys - n_queries: the last query sees every key
+        return rows + n_keys - n_queries >= positions
     return causal_allowed(n_queries, stop - start, start)
 
 
@@ -143,7 +156,7 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
     for index, (start, stop) in enumerate(_key_blocks(n_keys, block, blocks)):
         scores = queries @ np.swapaxes(keys[..., start:stop, :], -1, -2) / scale  # (..., n_queries, block)
         if causal:
-            scores = np.where(_block_mask(n_queries, start, stop, index, offset), scores, -np.inf)
+            scores = np.where(_block_mask(n_queries, n_keys, start, stop, index, offset), scores, -np.inf)
         block_max = scores.max(axis=-1, keepdims=True)
         new_max = running_max if first_max_only and index else np.maximum(running_max, block_max)
         new_max = block_max if block_max_only else new_max
@@ -151,10 +164,11 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
             exps, correction = np.exp(scores - block_max), 1.0
         else:
             exps, correction = np.exp(scores - new_max), np.exp(running_max - new_max)
-        if rescale == "inverted":  # exp(m_new - m): the correction's sign flipped
-            correction = np.exp(new_max - running_max)
-        sum_correction = correction if rescale in ("both", "output", "inverted") else 1.0
-        output_correction = correction if rescale in ("both", "sum", "inverted") else 1.0
+        if rescale in ("inverted", "inverted_guarded"):
+            correction = _correction(running_max, new_max, rescale)
+        flipped = ("inverted", "inverted_guarded")
+        sum_correction = correction if rescale in ("both", "output", *flipped) else 1.0
+        output_correction = correction if rescale in ("both", "sum", *flipped) else 1.0
         running_sum = running_sum * sum_correction + exps.sum(axis=-1, keepdims=True)
         context = context * output_correction + exps @ values[..., start:stop, :]  # (..., n_queries, d_v)
         running_max = new_max
@@ -215,6 +229,20 @@ def _grouped_not_repeated(which):
     return attend
 
 
+def _grouped_scaled(by: str):
+    """Grouped-query attention with the scores divided by the square root of another size: the
+    values' width d_v, the number of query heads, or the heads times d_k."""
+
+    def attend(queries, keys, values):
+        queries = ref.as_float(queries)
+        n_heads, d_k = queries.shape[-3], queries.shape[-1]
+        size = {"d_v": np.shape(values)[-1], "heads": n_heads, "heads_times_d_k": n_heads * d_k}[by]
+        rescaled = queries * np.sqrt(d_k / size)  # the matrix form divides by sqrt(d_k): now by sqrt(size)
+        return ref.attention(rescaled, repeat_kv_heads(keys, n_heads), repeat_kv_heads(values, n_heads))
+
+    return attend
+
+
 def _online_softmax_final_with_last_block_max(scores, block):
     """The statistics gathered right, but the last sweep takes the exponentials against the last
     block's own maximum (the loop's leftover variable) instead of the running maximum."""
@@ -239,7 +267,8 @@ EXERCISES = [
         mutants={
             "online_sum_not_rescaled": [partial(_online_softmax, rescale="never"),
                                         partial(_online_softmax, rescale="own_max"),
-                                        partial(_online_softmax, rescale="inverted")],
+                                        partial(_online_softmax, rescale="inverted"),
+                                        partial(_online_softmax, rescale="inverted_guarded")],
             "online_sum_not_divided": partial(_online_softmax, divide=False),
             "running_max_started_at_zero": partial(_online_softmax, max_start=0.0),
             "block_remainder_dropped": [partial(_online_softmax, blocks="full_only"),
@@ -258,7 +287,8 @@ EXERCISES = [
         mutants={
             "online_sum_not_rescaled": [partial(_blocked, rescale="sum"), partial(_blocked, rescale="output"),
                                         partial(_blocked, rescale="never"), partial(_blocked, rescale="own_max"),
-                                        partial(_blocked, rescale="inverted")],
+                                        partial(_blocked, rescale="inverted"),
+                                        partial(_blocked, rescale="inverted_guarded")],
             "online_sum_not_divided": partial(_blocked, divide=False),
             "running_max_started_at_zero": partial(_blocked, max_start=0.0),
             "block_causal_offset": [partial(_blocked, offset="local"), partial(_blocked, offset="index"),
@@ -266,6 +296,7 @@ EXERCISES = [
             "causal_flag_ignored": [_causal_forced(False), _causal_forced(True)],
             "causal_mask_off_by_one": [partial(_blocked, offset="diagonal_hidden"), partial(_blocked, offset="one_ahead")],
             "causal_mask_upper": partial(_blocked, offset="upper"),
+            "causal_mask_lower_right": partial(_blocked, offset="lower_right"),
             "block_remainder_dropped": partial(_blocked, blocks="full_only"),
             "softmax_no_max_subtraction": partial(_blocked, first_max_only=True),
             "running_max_not_kept": partial(_blocked, block_max_only=True),
@@ -277,6 +308,8 @@ EXERCISES = [
         returns="an array of shape (..., n_heads, n_queries, d_v)",
         mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled],
                  "kv_heads_not_repeated": [_grouped_not_repeated("values"), _grouped_not_repeated("keys")],
-                 "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")]},
+                 "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")],
+                 "scale_by_sqrt_d_v": _grouped_scaled("d_v"),
+                 "scale_by_number_of_heads": [_grouped_scaled("heads"), _grouped_scaled("heads_times_d_k")]},
     ),
 ]

@@ -171,6 +171,28 @@ def _close(c: float, value: float | None) -> bool:
     return value is not None and abs(c - value) <= _RTOL * abs(value)
 
 
+# A factor that depends on the expected values themselves: the result normalised by one of these.
+_NORMALISED = {
+    "the sum of the expected entries": "divided by its sum (normalised) where the raw values are asked, or a "
+                                       "division by the sum in place of a softmax?",
+    "the largest expected entry": "divided by its maximum (normalised) where the raw values are asked?",
+    "the expected result's norm": "divided by its length (normalised to a unit vector) where the raw values "
+                                  "are asked?",
+}
+
+
+def _normalised_by(finite: list[Seen], factors: list[float]) -> str | None:
+    """Which statistic of the expected result the factor is one over, on every wrong input, if any."""
+    statistics = {"the sum of the expected entries": lambda e: float(e.sum()),
+                  "the largest expected entry": lambda e: float(e.max()),
+                  "the expected result's norm": lambda e: float(np.linalg.norm(e))}
+    for name, statistic in statistics.items():
+        if all(statistic(seen.expected) and _close(f, 1 / statistic(seen.expected))
+               for seen, f in zip(finite, factors, strict=True)):
+            return name
+    return None
+
+
 def explain_factor(exercise: str, wrong: list[Seen], right: list[Seen], formula_only: bool = False,
                    said: tuple[str, str] | None = None) -> str | None:
     """The constant factor between the learner's results and the expected ones, said in the
@@ -203,6 +225,9 @@ def explain_factor(exercise: str, wrong: list[Seen], right: list[Seen], formula_
     if not matching and formula_only:
         return None
     if not matching:
+        normalised = None if scalar or said else _normalised_by(finite, factors)
+        if normalised:
+            return f"{what} {c:.4g} times {of}, which is 1/{normalised}: {_NORMALISED[normalised]}"
         constant = len(factors) > 1 and all(abs(f - c) <= _RTOL * abs(c) for f in factors)
         if scalar and not constant:
             return None  # one number is always some multiple of another: no evidence of a factor
@@ -257,6 +282,9 @@ _FUNCTIONS: list[tuple[Callable[[np.ndarray], np.ndarray], str]] = [
         axis=-1, keepdims=True),
      "your result is the softmax of the expected one, over the last axis: weights where scores are asked (a "
      "softmax too many)?"),
+    (lambda e: e / e.sum(axis=-1, keepdims=True),
+     "your result is the expected one with each row divided by its sum (normalised): a division by the sum "
+     "where the raw values are asked, or in place of a softmax?"),
 ]
 
 

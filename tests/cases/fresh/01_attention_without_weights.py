@@ -168,7 +168,7 @@ def self_attention_no_weights(inputs):
     weights = torch.softmax(x @ x.T, dim=-1)
     return weights @ x
 """,
-        "uncatalogued:gram_of_features": """
+        "scores_features_by_features:gram_of_features": """
 def self_attention_no_weights(inputs):
     weights = softmax_stable(inputs.T @ inputs)
     return inputs @ weights

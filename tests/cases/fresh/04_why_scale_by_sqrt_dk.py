@@ -30,7 +30,7 @@ def score_variance(queries, keys):
 def score_variance(queries, keys):
     return float(np.mean((queries @ keys.T) ** 2))
 """,
-        "uncatalogued:theoretical_formula": """
+        "variance_from_formula:theoretical_formula": """
 def score_variance(queries, keys):
     return float(np.var(queries) * np.var(keys) * keys.shape[-1])
 """,

@@ -136,7 +136,7 @@ def softmax_jacobian(scores):
     p = e / e.sum()
     return np.diag(p) - np.outer(p, p)
 ''',
-        "uncatalogued:identity_minus_outer": '''
+        "jacobian_identity_for_diagonal:identity_minus_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p), dtype=p.dtype) - np.outer(p, p)

@@ -170,7 +170,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p ** 2
 ''',
-        "uncatalogued:identity_not_diag_p": '''
+        "jacobian_identity_for_diagonal:identity_not_diag_p": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p), dtype=p.dtype) - np.outer(p, p)

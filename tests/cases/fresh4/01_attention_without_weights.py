@@ -175,7 +175,7 @@ MISTAKES = {
             scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
             return softmax_stable(scores) @ inputs
         """),
-        "uncatalogued:gram_of_features": _a("return softmax_stable(inputs.T @ inputs) @ inputs"),
+        "scores_features_by_features:gram_of_features": _a("return softmax_stable(inputs.T @ inputs) @ inputs"),
         "uncatalogued:global_max": _a("""
             scores = inputs @ inputs.T
             exps = torch.exp(scores - scores.max())

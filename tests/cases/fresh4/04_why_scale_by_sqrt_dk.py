@@ -41,7 +41,7 @@ MISTAKES = {
             raw = queries @ keys.T
             return float(np.mean(raw ** 2))
         """),
-        "uncatalogued:theory_formula": _v("return float(np.var(queries) * np.var(keys) * queries.shape[-1])"),
+        "variance_from_formula:theory_formula": _v("return float(np.var(queries) * np.var(keys) * queries.shape[-1])"),
     },
     "width_sweep": {
         "width_scale_fixed": _w("""
@@ -175,7 +175,7 @@ MISTAKES = {
             p = softmax(scores)
             return np.diag(p) - p @ p
         """),
-        "uncatalogued:missing_p_factor": _j("""
+        "jacobian_identity_for_diagonal:missing_p_factor": _j("""
             p = softmax(scores)
             return np.eye(len(p)) - np.outer(p, p)
         """),

@@ -39,7 +39,7 @@ def score_variance(queries, keys):
 def score_variance(queries, keys):
     return float(np.var(queries @ keys.T, axis=1).mean())
 ''',
-        "uncatalogued:theory_formula": '''
+        "variance_from_formula:theory_formula": '''
 def score_variance(queries, keys):
     return float(queries.shape[1] * np.var(queries) * np.var(keys))
 ''',
@@ -209,7 +209,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p ** 2
 ''',
-        "uncatalogued:missing_p_factor": '''
+        "jacobian_identity_for_diagonal:missing_p_factor": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p)) - p[:, None]

@@ -39,7 +39,7 @@ def score_variance(queries, keys):
     raw = queries @ keys.T
     return float(np.mean(raw ** 2))
 ''',
-        "uncatalogued:theoretical_d_k": '''
+        "variance_from_formula:theoretical_d_k": '''
 def score_variance(queries, keys):
     return float(queries.shape[1])
 ''',
@@ -191,7 +191,7 @@ def softmax_jacobian(scores):
     p = softmax(scores.astype(np.float32))
     return np.diag(p) - np.outer(p, p)
 ''',
-        "uncatalogued:identity_instead_of_diag": '''
+        "jacobian_identity_for_diagonal:identity_instead_of_diag": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p)) - np.outer(p, p)

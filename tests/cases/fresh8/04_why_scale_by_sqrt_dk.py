@@ -40,7 +40,7 @@ def score_variance(queries, keys):
     raw = queries @ keys.T
     return float(np.mean(raw ** 2))
 ''',
-    "uncatalogued:theoretical_formula": '''
+    "variance_from_formula:theoretical_formula": '''
 def score_variance(queries, keys):
     return float(queries.shape[-1] * np.var(queries) * np.var(keys))
 ''',

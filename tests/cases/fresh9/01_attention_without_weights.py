@@ -276,7 +276,7 @@ def self_attention_no_weights(inputs):
     scores = inputs @ inputs.T / inputs.shape[1] ** 0.5
     return softmax_stable(scores) @ inputs
 ''',
-    "uncatalogued:feature_gram_matrix": '''
+    "scores_features_by_features:feature_gram_matrix": '''
 def self_attention_no_weights(inputs):
     scores = inputs.T @ inputs
     weights = softmax_stable(scores)

@@ -41,7 +41,7 @@ def score_variance(queries, keys):
     raw = queries @ keys.T
     return float(np.mean(raw ** 2))
 ''',
-    "uncatalogued:theoretical_formula": '''
+    "variance_from_formula:theoretical_formula": '''
 def score_variance(queries, keys):
     return float(queries.shape[1] * np.var(queries) * np.var(keys))
 ''',
@@ -282,7 +282,7 @@ def softmax_jacobian(scores):
             jac[i, j] = p[i] * ((i == j) - p[j])
     return jac
 ''',
-    "uncatalogued:identity_minus_outer": '''
+    "jacobian_identity_for_diagonal:identity_minus_outer": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.eye(len(p)) - np.outer(p, p)
@@ -292,7 +292,7 @@ def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) - p @ p
 ''',
-    "uncatalogued:outer_added": '''
+    "jacobian_outer_product_added:outer_added": '''
 def softmax_jacobian(scores):
     p = softmax(scores)
     return np.diag(p) + np.outer(p, p)
