@@ -1562,6 +1562,24 @@ def _grouped_scaled_by_heads(queries, keys, values):
     return weights / weights.sum(-1, keepdims=True) @ values
 
 
+def _combine_last_axes_swapped(x):
+    *lead, heads, tokens, d_head = x.shape
+    return np.swapaxes(x, -1, -2).reshape(*lead, tokens, heads * d_head)
+
+
+def _padding_mask_reshaped(lengths, n_tokens):
+    return (np.arange(n_tokens)[:, None] < lengths[None, :]).reshape(len(lengths), 1, n_tokens)
+
+
+def _blocks_averaged(queries, keys, values, block, causal=False):
+    parts = []
+    for start in range(0, keys.shape[-2], block):
+        scores = queries @ np.swapaxes(keys[..., start:start + block, :], -1, -2) / np.sqrt(keys.shape[-1])
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        parts.append(weights / weights.sum(-1, keepdims=True) @ values[..., start:start + block, :])
+    return sum(parts) / len(parts)
+
+
 def _blind_inputs(exercise):
     if exercise == "bert_head_weights":  # the visible check's own input, with padding (no stored plan)
         from attention_course import expected
@@ -1589,12 +1607,18 @@ def _blind_inputs(exercise):
     ("bert_head_weights", _mask_added, "mask_added_to_scores"),
     ("head_weights", _weights_for_every_head_at_once, "heads_not_split"),
     ("grouped_query_attention", _grouped_scaled_by_heads, "scale_by_number_of_heads"),
+    ("combine_heads", _combine_last_axes_swapped, "heads_wrong_axes_swapped"),
+    ("padding_mask", _padding_mask_reshaped, "mask_reshaped_not_transposed"),
+    ("blocked_attention", _blocks_averaged, "blocks_normalised_separately"),
 ], ids=["gram_of_features", "jacobian_minus_p", "jacobian_identity", "jacobian_plus_outer", "variance_formula",
         "layer_norm_sqrt_twice", "online_rescale_inverted", "causal_lower_right", "sinusoid_column_exponent",
         "rope_exponent_doubled", "query_rows_masked_finite", "mask_added", "heads_not_split",
-        "grouped_scaled_by_heads"])
+        "grouped_scaled_by_heads", "combine_last_axes_swapped", "padding_mask_reshaped", "blocks_averaged"])
 def test_slips_of_blind_sets_six_and_seven_are_named(exercise, function, mistake):
-    message = _failure(exercise, function, *_blind_inputs(exercise))
+    inputs = _blind_inputs(exercise)
+    if mistake == "blocks_normalised_separately":  # no causal mask, three blocks of keys
+        inputs = [RNG.normal(size=(3, 4)), RNG.normal(size=(6, 4)), RNG.normal(size=(6, 2)), 2]
+    message = _failure(exercise, function, *inputs)
     if mistake == "causal_mask_lower_right":
         # with one query more than keys, the lower-right mask hides the diagonal: both are said
         assert CATALOGUE[mistake].title in message and CATALOGUE["causal_mask_off_by_one"].title in message, message

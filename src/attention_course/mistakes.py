@@ -987,6 +987,36 @@ _CATALOGUE += [
         "keys' last axis, whatever the number of heads.",
     ),
     Mistake(
+        "transpose_reversed_all_axes",
+        "`.T` on the whole stack reversed all its axes, where each matrix alone should be transposed",
+        "On an array of three axes, .T (np.transpose without axes) reverses all of them: (4, out, in) "
+        "becomes (in, out, 4). Transpose each matrix (W.T before stacking), or swap only the last two "
+        "axes of the stack: np.swapaxes(stack, -1, -2).",
+    ),
+    Mistake(
+        "heads_wrong_axes_swapped",
+        "the wrong two axes were swapped before the reshape (d_head and tokens, not heads and tokens)",
+        "From (..., heads, tokens, d_head), bring the tokens in front of the heads: np.swapaxes(x, -3, "
+        "-2) gives (..., tokens, heads, d_head), and only then reshape to (..., tokens, heads * d_head), "
+        "which puts the heads' columns side by side (concatenated). Swapping the last two axes puts "
+        "d_head before the tokens, and the reshape mixes them.",
+    ),
+    Mistake(
+        "mask_reshaped_not_transposed",
+        "a (tokens, batch) comparison was reshaped to (batch, 1, tokens) instead of transposed",
+        "reshape keeps the entries in memory order and only regroups them, so it scrambles a (n_tokens, "
+        "batch) array; build the comparison the right way round instead: np.arange(n_tokens)[None, :] < "
+        "lengths[:, None] is (batch, n_tokens), then add the axis with [:, None, :] (broadcast).",
+    ),
+    Mistake(
+        "blocks_normalised_separately",
+        "each block was normalised on its own and the blocks' results averaged or added, instead of one "
+        "softmax over every key",
+        "A block's softmax sums to 1 over that block alone; averaging blocks gives every block the same "
+        "total weight, whatever its scores. Keep a running maximum, a running sum and a running output, "
+        "rescale them when the maximum grows, and divide by the running sum once, at the end.",
+    ),
+    Mistake(
         "causal_mask_lower_right",
         "the causal mask is aligned to the lower-right corner (query i sees keys up to i + n_keys - "
         "n_queries) instead of the top-left (keys 0 to i)",

@@ -153,7 +153,9 @@ EXERCISES = [
         returns="a boolean array of shape (batch, 1, n_tokens)",
         integers_ok=True,
         **BOOLEAN_MASK,
-        mutants=_mutants(_padding_mask, ["padding_mask_off_by_one", "mask_wrong_sign",
-                                         "padding_mask_on_queries"]),
+        mutants={**_mutants(_padding_mask, ["padding_mask_off_by_one", "mask_wrong_sign", "padding_mask_on_queries"]),
+                 # (n_tokens, batch) compared, then reshaped to (batch, 1, n_tokens): the entries scrambled
+                 "mask_reshaped_not_transposed": lambda lengths, n_tokens: (
+                     np.arange(n_tokens)[:, None] < np.asarray(lengths)[None, :]).reshape(len(lengths), 1, n_tokens)},
     ),
 ]

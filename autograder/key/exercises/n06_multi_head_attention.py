@@ -189,6 +189,9 @@ EXERCISES = [
             # the last head left out of the concatenation (not a shared step's mistake: in a layer
             # it gives only a shape error, which a head averaged away gives too)
             "loop_leftover": lambda x: ref.combine_heads(np.asarray(x)[..., :-1, :, :]),
+            # (..., heads, d_head, tokens) reshaped to (..., tokens, heads * d_head)
+            "heads_wrong_axes_swapped": lambda x: np.swapaxes(np.asarray(x), -1, -2).reshape(
+                *np.shape(x)[:-3], np.shape(x)[-2], np.shape(x)[-3] * np.shape(x)[-1]),
         },
     ),
     Exercise(

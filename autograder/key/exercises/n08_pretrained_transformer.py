@@ -63,6 +63,23 @@ def _padding_slip(slip: str):
     return head_weights
 
 
+def _stack_transposed_whole(query_weight, key_weight, value_weight, output_weight):
+    """The four (out, in) matrices stacked, then ``.T`` on the stack: every axis reversed,
+    (d_model, d_model, 4), where each matrix alone should be transposed."""
+    return np.stack([query_weight, key_weight, value_weight, output_weight]).T
+
+
+def _embeddings_normalised_over_tokens(token_ids, token_types, word_embeddings, position_embeddings,
+                                       type_embeddings, embedding_norm):
+    """The three embeddings summed right, then normalised over the tokens (axis 1), not the features."""
+    n_tokens = np.shape(token_ids)[1]
+    summed = (np.asarray(word_embeddings)[token_ids] + np.asarray(position_embeddings)[:n_tokens]
+              + np.asarray(type_embeddings)[token_types])  # (batch, tokens, d_model)
+    centred = summed - summed.mean(axis=1, keepdims=True)
+    normed = centred / np.sqrt((centred ** 2).mean(axis=1, keepdims=True) + bert.EPS)
+    return normed * np.asarray(embedding_norm)[0] + np.asarray(embedding_norm)[1]
+
+
 EXERCISES = [
     Exercise(
         "attention_matrices",
@@ -73,6 +90,7 @@ EXERCISES = [
                 _with(bert.attention_matrices, "weights_not_transposed"),
                 _with(bert.attention_matrices, "output_weight_not_transposed"),
             ],
+            "transpose_reversed_all_axes": _stack_transposed_whole,
         },
     ),
     Exercise(
@@ -84,7 +102,8 @@ EXERCISES = [
             "position_embeddings_missing", "positions_off_by_one", "token_type_embeddings_missing",
             "embedding_layer_norm_missing", "layer_norm_scale_shift_swapped")},
             "embedding_lookup_wrong_ids": [_with(bert.bert_embeddings, wrong) for wrong in (
-                "positions_from_token_ids", "types_from_token_ids", "types_all_zero")]},
+                "positions_from_token_ids", "types_from_token_ids", "types_all_zero")],
+            "layer_norm_wrong_axis": _embeddings_normalised_over_tokens},
     ),
     Exercise(
         "bert_head_weights",

@@ -137,13 +137,14 @@ def _block_mask(n_queries, n_keys, start, stop, index, offset):
 
 
 def _blocked(queries, keys, values, block, causal=False, rescale="both", offset="right", blocks="all",
-             max_start=-np.inf, first_max_only=False, divide=True, block_max_only=False):
+             max_start=-np.inf, first_max_only=False, divide=True, block_max_only=False, fill=-np.inf):
     """Attention over blocks of keys with a running maximum, sum and output.
 
     ``rescale``: "both" (right), "sum" (the running sum not rescaled), "output" (the running output
     not rescaled), "never" (neither), "own_max" (each block against its own maximum, never rescaled).
     ``offset``: the causal mask of each block (see :func:`_block_mask`). ``blocks``: "all" (right),
-    "full_only" (the shorter last block never visited).
+    "full_only" (the shorter last block never visited). ``fill``: what a hidden score becomes (a
+    finite -1e30 instead of -inf makes a row with every key hidden uniform instead of nan).
     """
     queries, keys, values = ref.as_float(queries), ref.as_float(keys), ref.as_float(values)
     n_queries, n_keys = queries.shape[-2], keys.shape[-2]
@@ -156,7 +157,7 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
     for index, (start, stop) in enumerate(_key_blocks(n_keys, block, blocks)):
         scores = queries @ np.swapaxes(keys[..., start:stop, :], -1, -2) / scale  # (..., n_queries, block)
         if causal:
-            scores = np.where(_block_mask(n_queries, n_keys, start, stop, index, offset), scores, -np.inf)
+            scores = np.where(_block_mask(n_queries, n_keys, start, stop, index, offset), scores, fill)
         block_max = scores.max(axis=-1, keepdims=True)
         new_max = running_max if first_max_only and index else np.maximum(running_max, block_max)
         new_max = block_max if block_max_only else new_max
@@ -173,6 +174,23 @@ def _blocked(queries, keys, values, block, causal=False, rescale="both", offset=
         context = context * output_correction + exps @ values[..., start:stop, :]  # (..., n_queries, d_v)
         running_max = new_max
     return context / running_sum if divide else context
+
+
+def _blocks_normalised_separately(combined: str):
+    """Each block's own softmax applied to its values, the blocks' results averaged (``mean``) or
+    added (``sum``): right only when there is one block."""
+
+    def attend(queries, keys, values, block, causal=False):
+        n_queries, n_keys = np.shape(queries)[-2], np.shape(keys)[-2]
+        parts = []
+        for start, stop in _key_blocks(n_keys, block, "all"):
+            allowed = causal_allowed(n_queries, stop - start, start) if causal else None
+            part = ref.attention(queries, keys[..., start:stop, :], values[..., start:stop, :], allowed)
+            parts.append(np.nan_to_num(part))  # a block whose keys are all hidden adds nothing
+        total = np.sum(parts, axis=0)
+        return total / len(parts) if combined == "mean" else total
+
+    return attend
 
 
 def _causal_forced(causal_instead):
@@ -294,7 +312,9 @@ EXERCISES = [
             "block_causal_offset": [partial(_blocked, offset="local"), partial(_blocked, offset="index"),
                                     partial(_blocked, offset="sign")],
             "causal_flag_ignored": [_causal_forced(False), _causal_forced(True)],
-            "causal_mask_off_by_one": [partial(_blocked, offset="diagonal_hidden"), partial(_blocked, offset="one_ahead")],
+            "causal_mask_off_by_one": [partial(_blocked, offset="diagonal_hidden"), partial(_blocked, offset="one_ahead"),
+                                       partial(_blocked, offset="diagonal_hidden", fill=-1e30)],
+            "blocks_normalised_separately": [_blocks_normalised_separately(combined) for combined in ("mean", "sum")],
             "causal_mask_upper": partial(_blocked, offset="upper"),
             "causal_mask_lower_right": partial(_blocked, offset="lower_right"),
             "block_remainder_dropped": partial(_blocked, blocks="full_only"),

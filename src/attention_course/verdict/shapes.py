@@ -135,6 +135,8 @@ def _reduced(actual: np.ndarray, expected: np.ndarray, sizes: dict[str, int], na
                 lost = _one(names[i], e_shape[i], sizes)
                 row = " (one per row of the input)" if _rows_of(e_shape[i], [v for v, _ in inputs]) and is_count(
                     names[i]) else ""
+                if actual.ndim == 0:
+                    shapes += f", one number (a scalar) where a vector of {e_shape[0]} values is asked"
                 return (f"{shapes}: one value per {lost}{row} is asked, and yours has no such axis: computed over "
                         f"everything at once, where each {lost} needs its own (a reduction over {word} {i} too "
                         f"many, or a loop that ran once)?")
