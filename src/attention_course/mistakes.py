@@ -987,11 +987,13 @@ _CATALOGUE += [
         "keys' last axis, whatever the number of heads.",
     ),
     Mistake(
-        "transpose_reversed_all_axes",
-        "`.T` on the whole stack reversed all its axes, where each matrix alone should be transposed",
-        "On an array of three axes, .T (np.transpose without axes) reverses all of them: (4, out, in) "
-        "becomes (in, out, 4). Transpose each matrix (W.T before stacking), or swap only the last two "
-        "axes of the stack: np.swapaxes(stack, -1, -2).",
+        "matrices_stacked_on_last_axis",
+        "the four matrices lie along the last axis, (d_model, d_model, 4), where they belong along the "
+        "first: stacked with axis=-1, or .T applied to the whole stack",
+        "np.stack(..., axis=0) puts the four matrices first, (4, d_model, d_model), as asked; axis=-1 "
+        "puts them last. On an array of three axes, .T (np.transpose without axes) reverses all of them, "
+        "(4, out, in) becoming (in, out, 4): transpose each matrix before stacking, or swap only the last "
+        "two axes of the stack, np.swapaxes(stack, -1, -2).",
     ),
     Mistake(
         "heads_wrong_axes_swapped",

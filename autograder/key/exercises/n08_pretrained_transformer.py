@@ -90,7 +90,7 @@ EXERCISES = [
                 _with(bert.attention_matrices, "weights_not_transposed"),
                 _with(bert.attention_matrices, "output_weight_not_transposed"),
             ],
-            "transpose_reversed_all_axes": _stack_transposed_whole,
+            "matrices_stacked_on_last_axis": _stack_transposed_whole,
         },
     ),
     Exercise(

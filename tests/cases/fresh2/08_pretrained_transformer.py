@@ -42,7 +42,7 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight.T, key_weight.T, value_weight.T, output_weight])
 ''',
-        "uncatalogued:transpose_of_the_stack": '''
+        "matrices_stacked_on_last_axis:transpose_of_the_stack": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight, key_weight, value_weight, output_weight]).T
 ''',

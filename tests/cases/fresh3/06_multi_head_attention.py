@@ -30,7 +30,7 @@ def split_heads(x, n_heads):
     x.shape = (*lead, tokens, n_heads, d_model // n_heads)
     return np.swapaxes(x, -3, -2)
 ''',
-        "uncatalogued:swapped_last_two": '''
+        "heads_wrong_axes_swapped:swapped_last_two": '''
 def split_heads(x, n_heads):
     *lead, tokens, d_model = x.shape
     x = x.reshape(*lead, tokens, n_heads, d_model // n_heads)
@@ -74,7 +74,7 @@ def combine_heads(x):
 def combine_heads(x):
     return x.sum(axis=-3)
 ''',
-        "uncatalogued:swapped_last_two": '''
+        "heads_wrong_axes_swapped:swapped_last_two": '''
 def combine_heads(x):
     *lead, heads, tokens, d_head = x.shape
     return np.swapaxes(x, -1, -2).reshape(*lead, tokens, heads * d_head)

@@ -58,7 +58,7 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.concatenate([query_weight.T, key_weight.T, value_weight.T, output_weight.T])
 ''',
-        "uncatalogued:stack_then_T": '''
+        "matrices_stacked_on_last_axis:stack_then_T": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight, key_weight, value_weight, output_weight]).T
 ''',
@@ -110,7 +110,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     summed = word_embeddings[token_ids] + position_embeddings[token_ids] + type_embeddings[token_types]
     return layer_norm(summed, embedding_norm[0], embedding_norm[1])
 ''',
-        "uncatalogued:norm_over_tokens": '''
+        "layer_norm_wrong_axis:norm_over_tokens": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[-1]
     x = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]

@@ -69,7 +69,7 @@ MISTAKES = {
             x.shape = (*lead, tokens, n_heads, d_model // n_heads)
             return np.swapaxes(x, -3, -2)
         """),
-        "uncatalogued:swapped_last_two": _s("""
+        "heads_wrong_axes_swapped:swapped_last_two": _s("""
             *lead, tokens, d_model = x.shape
             return np.swapaxes(x.reshape(*lead, tokens, n_heads, d_model // n_heads), -2, -1)
         """),
@@ -105,7 +105,7 @@ MISTAKES = {
             return x.reshape(*lead, tokens, heads * d_head)
         """),
         "uncatalogued:hstack_batch": _c("return np.hstack(list(x))"),
-        "uncatalogued:swapped_last_two": _c("""
+        "heads_wrong_axes_swapped:swapped_last_two": _c("""
             *lead, heads, tokens, d_head = x.shape
             return np.swapaxes(x, -2, -1).reshape(*lead, tokens, heads * d_head)
         """),

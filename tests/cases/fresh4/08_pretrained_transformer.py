@@ -127,13 +127,13 @@ MISTAKES = {
             return np.stack([w.T for w in (query_weight, key_weight, value_weight, output_weight)]).astype(np.float32)
         """),
         "uncatalogued:order_swapped": _m("return np.stack([key_weight.T, query_weight.T, value_weight.T, output_weight.T])"),
-        "uncatalogued:stack_axis": _m("""
+        "matrices_stacked_on_last_axis:stack_axis": _m("""
             return np.stack([query_weight.T, key_weight.T, value_weight.T, output_weight.T], axis=-1)
         """),
         "uncatalogued:concatenate": _m("""
             return np.concatenate([query_weight.T, key_weight.T, value_weight.T, output_weight.T])
         """),
-        "uncatalogued:stack_then_T": _m("return np.stack([query_weight, key_weight, value_weight, output_weight]).T"),
+        "matrices_stacked_on_last_axis:stack_then_T": _m("return np.stack([query_weight, key_weight, value_weight, output_weight]).T"),
         "uncatalogued:inverse_instead_of_transpose": _m("""
             return np.stack([np.linalg.inv(w) for w in (query_weight, key_weight, value_weight, output_weight)])
         """),
@@ -152,7 +152,7 @@ MISTAKES = {
         "uncatalogued:positions_from_batch_axis": _emb(positions="np.arange(token_ids.shape[0])[:, None]"),
         "uncatalogued:ddof1_norm": _emb(ret="(summed - summed.mean(-1, keepdims=True)) / summed.std(-1, ddof=1, "
                                             "keepdims=True) * embedding_norm[0] + embedding_norm[1]"),
-        "uncatalogued:norm_over_tokens": _emb(ret="(summed - summed.mean(1, keepdims=True)) / np.sqrt(summed.var(1, "
+        "layer_norm_wrong_axis:norm_over_tokens": _emb(ret="(summed - summed.mean(1, keepdims=True)) / np.sqrt(summed.var(1, "
                                                   "keepdims=True) + 1e-12) * embedding_norm[0] + embedding_norm[1]"),
     },
     "bert_head_weights": {

@@ -35,7 +35,7 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([np.linalg.inv(w) for w in (query_weight, key_weight, value_weight, output_weight)])
 ''',
-        "uncatalogued:whole_stack_transposed": '''
+        "matrices_stacked_on_last_axis:whole_stack_transposed": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight, key_weight, value_weight, output_weight]).T
 ''',
@@ -95,7 +95,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     std = x.std(axis=-1, ddof=1, keepdims=True)
     return (x - mean) / std * embedding_norm[0] + embedding_norm[1]
 ''',
-        "uncatalogued:normalised_over_tokens": '''
+        "layer_norm_wrong_axis:normalised_over_tokens": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings, embedding_norm):
     n = token_ids.shape[1]
     x = word_embeddings[token_ids] + position_embeddings[:n] + type_embeddings[token_types]

@@ -50,7 +50,7 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.concatenate([w.T for w in (query_weight, key_weight, value_weight, output_weight)])
 """,
-        "uncatalogued:stacked_last_axis": """
+        "matrices_stacked_on_last_axis:stacked_last_axis": """
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight.T, key_weight.T, value_weight.T, output_weight.T], axis=-1)
 """,

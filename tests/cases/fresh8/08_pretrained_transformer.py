@@ -35,11 +35,11 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.concatenate([query_weight.T, key_weight.T, value_weight.T, output_weight.T])
 ''',
-    "uncatalogued:stacked_last_axis": '''
+    "matrices_stacked_on_last_axis:stacked_last_axis": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight.T, key_weight.T, value_weight.T, output_weight.T], axis=-1)
 ''',
-    "uncatalogued:stack_T_all_axes": '''
+    "matrices_stacked_on_last_axis:stack_T_all_axes": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight, key_weight, value_weight, output_weight]).T
 ''',
@@ -86,7 +86,7 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     x = (x - x.mean(axis=-1, keepdims=True)) / x.std(axis=-1, ddof=1, keepdims=True)
     return x * embedding_norm[0] + embedding_norm[1]
 ''',
-    "uncatalogued:normalised_over_tokens": '''
+    "layer_norm_wrong_axis:normalised_over_tokens": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
                     embedding_norm):
     x = word_embeddings[token_ids] + position_embeddings[np.arange(token_ids.shape[1])] + type_embeddings[token_types]

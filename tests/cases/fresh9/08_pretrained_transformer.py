@@ -41,11 +41,11 @@ def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     ws = [w.T.astype(np.float32) for w in (query_weight, key_weight, value_weight, output_weight)]
     return np.stack(ws)
 ''',
-    "uncatalogued:stacked_on_last_axis": '''
+    "matrices_stacked_on_last_axis:stacked_on_last_axis": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight.T, key_weight.T, value_weight.T, output_weight.T], axis=-1)
 ''',
-    "uncatalogued:whole_stack_transposed": '''
+    "matrices_stacked_on_last_axis:whole_stack_transposed": '''
 def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     return np.stack([query_weight, key_weight, value_weight, output_weight]).T
 ''',
@@ -103,7 +103,7 @@ MISTAKES["bert_embeddings"] = {
                                                     "    return layer_norm(x, embedding_norm[0], embedding_norm[1])\n",
                                                     "    words = layer_norm(words, embedding_norm[0], embedding_norm[1])\n"
                                                     "    return words + positions + types\n")),
-    "uncatalogued:own_norm_over_tokens": '''
+    "layer_norm_wrong_axis:own_norm_over_tokens": '''
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
                     embedding_norm):
     x = word_embeddings[token_ids] + position_embeddings[: token_ids.shape[1]] + type_embeddings[token_types]
