@@ -1634,3 +1634,53 @@ def test_a_result_divided_by_its_sum_is_said_so():
 
     message = _failure("scores_for_query", scores_for_query, *_visible_inputs("scores_for_query"))
     assert "divided by its sum" in message, message
+
+
+# --- slips of blind sets 8 and 9, after their first runs (written as a learner would) -------------
+
+
+def _entropy_eps_in_log(scores):
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    weights = weights / weights.sum(-1, keepdims=True)
+    return -np.sum(weights * np.log(weights + 1e-9), axis=-1)
+
+
+def _loss_log_of_softmax(logits, targets):
+    import torch
+
+    picked = torch.softmax(logits, dim=-1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    return -torch.log(picked).mean()
+
+
+def _top_k_flattened(logits, temperature, top_k=None):
+    import torch
+
+    logits = torch.as_tensor(logits) / temperature
+    if top_k is not None:
+        kth = torch.topk(logits.flatten(), top_k).values[-1]
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+    return torch.softmax(logits, dim=-1)
+
+
+def _first_run_inputs(exercise):
+    import torch
+
+    if exercise == "causal_lm_loss":  # logits far apart, so that a probability underflows in float32
+        logits = torch.tensor(RNG.normal(size=(2, 3, 5)) * 60, dtype=torch.float32)
+        return [logits, torch.tensor(RNG.integers(0, 5, size=(2, 3)))]
+    if exercise == "next_token_probabilities":
+        return [torch.tensor(RNG.normal(size=(3, 6)), dtype=torch.float32), 1.0, 2]
+    return _visible_inputs(exercise)
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistake"), [
+    ("attention_entropy", _entropy_eps_in_log, "epsilon_in_log"),
+    ("causal_lm_loss", _loss_log_of_softmax, "log_of_softmax"),
+    ("next_token_probabilities", _top_k_flattened, "top_k_over_whole_batch"),
+], ids=["entropy_eps_in_log", "loss_log_of_softmax", "top_k_flattened"])
+def test_slips_of_blind_sets_eight_and_nine_are_named(exercise, function, mistake):
+    # an eps in the log can equal a lower precision, and log(0) an overflow, on every input tried:
+    # then both are said, this one among them
+    message = _failure(exercise, function, *_first_run_inputs(exercise))
+    assert CATALOGUE[mistake].title in message, message
+    assert _titles_in(message) <= 2, message

@@ -562,8 +562,8 @@ _CATALOGUE = [
         "sinusoid_wrong_exponent",
         "the frequencies use the wrong exponent",
         "Pair i (columns 2i and 2i+1, or features 2i and 2i+1) turns with the frequency "
-        "10000 ** (-2i / d): both members of a pair share it, and the exponent runs from 0 to "
-        "almost 1.",
+        "theta_i = 10000 ** (-2i / d), a negative exponent: both members of a pair share it, and "
+        "-2i / d runs from 0 down to almost -1, so the frequencies fall from 1.",
     ),
     Mistake(
         "sin_cos_swapped",
@@ -801,7 +801,7 @@ _CATALOGUE = [
     ),
     Mistake(
         "top_k_off_by_one",
-        "top-k keeps one character too many or too few",
+        "top-k keeps one character too many or too few (an off-by-one at the k-th largest)",
         "Keep exactly the k largest logits of each row: those not smaller than the k-th largest, "
         "torch.topk(logits, k).values[..., -1:].",
     ),
@@ -1017,6 +1017,27 @@ _CATALOGUE += [
         "A block's softmax sums to 1 over that block alone; averaging blocks gives every block the same "
         "total weight, whatever its scores. Keep a running maximum, a running sum and a running output, "
         "rescale them when the maximum grows, and divide by the running sum once, at the end.",
+    ),
+    Mistake(
+        "epsilon_in_log",
+        "a small epsilon was added inside the logarithm (log(p + eps)), which changes every term",
+        "The entropy asks for -sum p log p exactly, with 0 log 0 = 0. Instead of log(p + eps), take the "
+        "log-softmax (scores minus their log-sum-exp: finite even where p underflows to 0), or "
+        "scipy.special.entr(p), or np.where(p > 0, p * np.log(p), 0).",
+    ),
+    Mistake(
+        "log_of_softmax",
+        "log(softmax(logits)) where log_softmax belongs: a probability that underflows to 0 gives log(0) = -inf",
+        "In float32 a probability below about 1e-45 is 0, and its log is -inf (an infinite loss). "
+        "torch.log_softmax (or F.cross_entropy) computes logits - logsumexp(logits) directly and stays "
+        "finite.",
+    ),
+    Mistake(
+        "top_k_over_whole_batch",
+        "the k-th largest logit was taken over the whole batch instead of in each row",
+        "Each row (one sequence) keeps its own k largest logits: torch.topk(logits, k, dim=-1) gives "
+        "them per row. A topk over the flattened tensor keeps the batch's k largest, and a row with none "
+        "of them is masked entirely (its softmax is nan).",
     ),
     Mistake(
         "causal_mask_lower_right",

@@ -30,6 +30,16 @@ def _entropy_of(weights):
     return -(weights * np.log(weights)).sum(axis=-1)
 
 
+def _entropy_with_epsilon(eps):
+    """The entropy with eps added inside the logarithm: -sum p log(p + eps)."""
+
+    def entropy(scores):
+        weights = ref.softmax(scores, axis=-1)
+        return -(weights * np.log(weights + weights.dtype.type(eps))).sum(axis=-1)
+
+    return entropy
+
+
 def _weights_norm(scores):
     """The norm of each row's weights p: also the norm of diag(p)."""
     return np.linalg.norm(ref.softmax(scores, axis=-1), axis=-1)
@@ -151,6 +161,8 @@ EXERCISES = [
         mutants={
             "softmax_no_max_subtraction": lambda scores: _entropy_of(_naive_softmax(scores)),
             "entropy_nan_for_zero_weights": lambda scores: _entropy_of(ref.softmax(scores, axis=-1)),
+            # log(p + eps): every term shifted a little, most where p is small
+            "epsilon_in_log": [_entropy_with_epsilon(eps) for eps in (1e-12, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5)],
             # the scores themselves as weights, the naive way: nan wherever a score is negative
             "no_softmax": lambda scores: _entropy_of(ref.as_float(scores)),
             "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],

@@ -13,6 +13,7 @@ from functools import partial
 
 import numpy as np
 
+from .. import reference as ref
 from .. import reference_n07 as ref7
 from .. import reference_n09 as ref9
 from ..mutants import head_layout_mutants
@@ -97,6 +98,27 @@ def _norm_divided_by(denominator):
         return centred / denominator(variance, eps) * as_float(gamma) + as_float(beta)
 
     return layer_norm
+
+
+def _log_of_softmax_loss(logits, targets):
+    """The loss as log(softmax(logits)) picked at the targets: a probability that underflows to 0 in
+    the logits' own precision gives log(0) = -inf, where log_softmax stays finite."""
+    logits = as_float(logits)
+    probabilities = ref.softmax(logits, axis=-1)  # (batch, tokens, vocab)
+    picked = np.take_along_axis(probabilities, np.asarray(targets).astype(np.int64)[..., None], axis=-1)[..., 0]
+    with np.errstate(divide="ignore"):
+        return -np.log(picked).mean()
+
+
+def _top_k_over_whole_batch(logits, temperature, top_k=None):
+    """top-k with the k-th largest logit taken over the whole batch (a flattened topk), not per row:
+    a row whose logits are all below it is masked entirely, and its softmax is nan."""
+    scaled = as_float(logits) / as_float(logits).dtype.type(temperature)
+    if top_k is None:
+        return ref.softmax(scaled, axis=-1)
+    kth = -np.sort(-scaled.reshape(-1))[int(top_k) - 1]
+    with np.errstate(invalid="ignore"):
+        return ref.softmax(np.where(scaled >= kth, scaled, -np.inf), axis=-1)
 
 
 EXERCISES = [
@@ -219,6 +241,7 @@ EXERCISES = [
             "loss_sign_flipped": _with(ref9.causal_lm_loss, sign=1.0),
             "softmax_no_max_subtraction": _with(ref9.causal_lm_loss, stable=False),
             "loss_softmax_over_tokens": _with(ref9.causal_lm_loss, axis=-2),
+            "log_of_softmax": _log_of_softmax_loss,
         },
     ),
     Exercise(
@@ -233,6 +256,7 @@ EXERCISES = [
             "top_k_not_renormalised": _with(ref9.next_token_probabilities, renormalise=False),
             # the logits outside the top k set to 0, not -inf, before the softmax
             "mask_with_zero": _with(ref9.next_token_probabilities, fill=0.0),
+            "top_k_over_whole_batch": _top_k_over_whole_batch,
         },
     ),
     Exercise(

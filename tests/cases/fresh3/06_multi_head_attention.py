@@ -30,7 +30,7 @@ def split_heads(x, n_heads):
     x.shape = (*lead, tokens, n_heads, d_model // n_heads)
     return np.swapaxes(x, -3, -2)
 ''',
-        "heads_wrong_axes_swapped:swapped_last_two": '''
+        "uncatalogued:swapped_last_two": '''
 def split_heads(x, n_heads):
     *lead, tokens, d_model = x.shape
     x = x.reshape(*lead, tokens, n_heads, d_model // n_heads)

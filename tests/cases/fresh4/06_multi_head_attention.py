@@ -69,7 +69,7 @@ MISTAKES = {
             x.shape = (*lead, tokens, n_heads, d_model // n_heads)
             return np.swapaxes(x, -3, -2)
         """),
-        "heads_wrong_axes_swapped:swapped_last_two": _s("""
+        "uncatalogued:swapped_last_two": _s("""
             *lead, tokens, d_model = x.shape
             return np.swapaxes(x.reshape(*lead, tokens, n_heads, d_model // n_heads), -2, -1)
         """),
