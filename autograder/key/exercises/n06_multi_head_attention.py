@@ -116,11 +116,17 @@ def _returns_weights(inputs, w_query, w_key, w_value, w_out, n_heads):
 
 
 _NO_SCALING = {"width": lambda inputs, keys, n_heads: None}
-_SCALE_BY_SQRT_D_MODEL = {"width": lambda inputs, keys, n_heads: inputs.shape[-1]}
-# d_head read off the inputs' width, not the projections'
-_D_HEAD_FROM_INPUT_WIDTH = {"width": lambda inputs, keys, n_heads: inputs.shape[-1] // n_heads}
-_SOFTMAX_WRONG_AXIS = {"softmax": lambda scores, axis=-1: ref.softmax(scores, axis=-2)}
-_KEYS_TIMES_QUERIES = {"products": lambda queries, keys: keys @ np.swapaxes(queries, -1, -2)}
+# one wrong step each: the mistakes the head weights and the layer share
+_WRONG_STEPS = {
+    "no_scaling": _NO_SCALING,
+    "scale_by_sqrt_d_model": {"width": lambda inputs, keys, n_heads: inputs.shape[-1]},
+    # d_head read off the inputs' width, not the projections'
+    "d_head_from_input_width": {"width": lambda inputs, keys, n_heads: inputs.shape[-1] // n_heads},
+    "softmax_wrong_axis": {"softmax": lambda scores, axis=-1: ref.softmax(scores, axis=-2)},
+    "softmax_no_max_subtraction": {"softmax": _naive_softmax},
+    "softmax_over_all_entries": {"softmax": _softmax_all},
+    "keys_times_queries": {"products": lambda queries, keys: keys @ np.swapaxes(queries, -1, -2)},
+}
 _NO_SOFTMAX = {"softmax": lambda scores, axis=-1: scores}
 
 _MHA_MUTANTS = {
@@ -132,13 +138,7 @@ _MHA_MUTANTS = {
               {"heads_reshape_without_transpose": [_multi_head(value_split=_split_no_transpose)]}),
     # no heads stacked below each other here: before W_O that is only a shape error, which heads
     # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
-    "no_scaling": _multi_head(**_NO_SCALING),
-    "scale_by_sqrt_d_model": _multi_head(**_SCALE_BY_SQRT_D_MODEL),
-    "d_head_from_input_width": _multi_head(**_D_HEAD_FROM_INPUT_WIDTH),
-    "softmax_wrong_axis": _multi_head(**_SOFTMAX_WRONG_AXIS),
-    "softmax_no_max_subtraction": _multi_head(softmax=_naive_softmax),
-    "softmax_over_all_entries": _multi_head(softmax=_softmax_all),
-    "keys_times_queries": _multi_head(**_KEYS_TIMES_QUERIES),
+    **{mistake: _multi_head(**wrong) for mistake, wrong in _WRONG_STEPS.items()},
     "weights_times_scores": _weights_times_scores,
     "returns_weights": _returns_weights,
 }
@@ -206,13 +206,7 @@ EXERCISES = [
         returns="an array of weights of shape (..., heads, tokens, tokens)",
         uses=_USES_SPLIT,
         mutants={
-            "no_scaling": _head_weights(**_NO_SCALING),
-            "scale_by_sqrt_d_model": _head_weights(**_SCALE_BY_SQRT_D_MODEL),
-            "d_head_from_input_width": _head_weights(**_D_HEAD_FROM_INPUT_WIDTH),
-            "softmax_wrong_axis": _head_weights(**_SOFTMAX_WRONG_AXIS),
-            "softmax_no_max_subtraction": _head_weights(softmax=_naive_softmax),
-            "softmax_over_all_entries": _head_weights(softmax=_softmax_all),
-            "keys_times_queries": _head_weights(**_KEYS_TIMES_QUERIES),
+            **{mistake: _head_weights(**wrong) for mistake, wrong in _WRONG_STEPS.items()},
             "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
             "heads_interleaved": _head_weights(split=_split_interleaved),
             "returns_scores": [_head_weights(**_NO_SOFTMAX), _head_weights(**_NO_SOFTMAX, **_NO_SCALING)],
