@@ -162,18 +162,24 @@ def _rescaled(scores, running_max, new_max, block_max):
     return np.exp(scores - new_max), correction, correction
 
 
-def _rescaled_only(which: str):
-    """The correction applied to the running ``which`` ("sum" or "output") alone, or to "neither"."""
-    def rescaled(scores, running_max, new_max, block_max):
-        exps, correction, _ = _rescaled(scores, running_max, new_max, block_max)
-        return exps, correction if which == "sum" else 1.0, correction if which == "output" else 1.0
-    return rescaled
+def _sum_not_rescaled(scores, running_max, new_max, block_max):
+    exps, _, correction = _rescaled(scores, running_max, new_max, block_max)
+    return exps, 1.0, correction
+
+
+def _output_not_rescaled(scores, running_max, new_max, block_max):
+    exps, correction, _ = _rescaled(scores, running_max, new_max, block_max)
+    return exps, correction, 1.0
+
+
+def _neither_rescaled(scores, running_max, new_max, block_max):
+    return _rescaled(scores, running_max, new_max, block_max)[0], 1.0, 1.0
 
 
 _BLOCKED_RESCALES_WRONG = [
-    _rescaled_only("output"),  # the running sum not rescaled
-    _rescaled_only("sum"),  # the running output not rescaled
-    _rescaled_only("neither"),
+    _sum_not_rescaled,
+    _output_not_rescaled,
+    _neither_rescaled,
     # each block against its own maximum, never rescaled
     lambda scores, running_max, new_max, block_max: (np.exp(scores - block_max), 1.0, 1.0),
     # exp(m_new - m): the correction's sign flipped
