@@ -19,8 +19,7 @@ from attention_course.convert import encode
 from attention_course.verdict import Key, task_dtype
 
 from .exercises import all_exercises, get_exercise, in_framework  # noqa: F401
-from .generated import generated_mutants
-from .mistakes import argument_mutants, shared_mutants
+from .table import Mutant, all_mutants
 
 
 def _copies(inputs, precision=None):
@@ -80,46 +79,46 @@ def _same(a, b) -> bool:
 
 
 def mutant_outputs(exercise: str, probe: dict) -> list[dict]:
-    """Every catalogued mistake's result on ``probe``, in float32 and float64 where inputs are floats.
+    """Every mistake's result on ``probe`` (the rows of :func:`.table.all_mutants`), in float32 and
+    float64 where inputs are floats.
 
-    The mistakes are the exercise's own mutants and the shared transformations of
-    :mod:`.mistakes` applied to its reference (those that change its result on this probe). Where
-    every float input is float16, the mistakes are made in float16 too (an overflow is one).
+    A shared row that changes nothing on this probe (its step is not taken, or the mistake makes no
+    difference here) is stored as giving the expected result; the generated rows are computed in the
+    task's precision only. Where every float input is float16, the mistakes are made in float16 too
+    (an overflow is one).
     """
     spec = get_exercise(exercise)
     floats = any(isinstance(v, np.ndarray) and np.issubdtype(v.dtype, np.floating) for v in probe["inputs"])
     half = ("float16",) if floats and task_dtype(probe) == np.float16 else ()  # the judge's own rule
     base = spec.mistakes_from or spec.reference
-    shared = shared_mutants(base)
-    for mistake_id, mutants in argument_mutants(base, spec.returns_tuple).items():
-        shared[mistake_id] = [*shared.get(mistake_id, []), *mutants]
+    table = all_mutants(exercise)
     rows = []
     for precision in ((*half, "float32", "float64") if floats else ("float64",)):
         args = _copies(probe["inputs"], precision if floats else None)
-        for mistake_id, mutants in spec.mutants.items():
-            for way, mutant in enumerate(mutants if isinstance(mutants, (list, tuple)) else (mutants,)):
-                value, error = _call(mutant, _copies(args), probe["kwargs"])
-                rows.append({"mistake": mistake_id, "way": f"own{way}", "precision": precision, "value": value,
-                             "error": error})
+        for mutant in (m for m in table if m.source == "own"):
+            value, error = _call(mutant.function, _copies(args), probe["kwargs"])
+            rows.append({"mistake": mutant.mistake, "way": mutant.way, "precision": precision, "value": value,
+                         "error": error})
         right, right_error = _call(base, _copies(args), probe["kwargs"])
-        for mistake_id, mutants in shared.items():
-            for way, mutant in enumerate(mutants):
-                value, error = _call(mutant, _copies(args), probe["kwargs"])
-                if (error is not None and right_error is not None) or (error is None and _same(value, right)):
-                    # this step is not taken here, or the mistake changes nothing on this input: say
-                    # so without storing the value again (a verdict reads it as "gives the expected")
-                    rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision,
-                                 "value": None, "error": None, "as_expected": True})
-                    continue
-                rows.append({"mistake": mistake_id, "way": f"shared{way}", "precision": precision, "value": value,
-                             "error": error, **({"weak": True} if error and getattr(mutant, "weak_errors", False)
-                                                else {})})
+        for mutant in (m for m in table if m.source == "shared"):
+            value, error = _call(mutant.function, _copies(args), probe["kwargs"])
+            if (error is not None and right_error is not None) or (error is None and _same(value, right)):
+                # this step is not taken here, or the mistake changes nothing on this input: say
+                # so without storing the value again (a verdict reads it as "gives the expected")
+                rows.append({"mistake": mutant.mistake, "way": mutant.way, "precision": precision,
+                             "value": None, "error": None, "as_expected": True})
+                continue
+            rows.append({"mistake": mutant.mistake, "way": mutant.way, "precision": precision, "value": value,
+                         "error": error, **({"weak": True} if error and getattr(mutant.function, "weak_errors", False)
+                                            else {})})
         if precision == task_dtype(probe).name or not floats:  # generated: in the task's precision only
-            rows.extend(_generated_rows(base, args, probe["kwargs"], precision, right, rows))
+            generated = [m for m in table if m.source == "generated"]
+            rows.extend(_generated_rows(generated, args, probe["kwargs"], precision, right, rows))
     return rows
 
 
-def _generated_rows(base, args: list, kwargs: dict, precision: str, right, known: list[dict]) -> list[dict]:
+def _generated_rows(generated: list[Mutant], args: list, kwargs: dict, precision: str, right,
+                    known: list[dict]) -> list[dict]:
     """The generated mistakes' rows (:mod:`.generated`) on one input: only those whose result is a
     number that neither the reference nor a mistake already computed gives (a generated mutant that
     raises, or repeats a result, adds no evidence and would only swell the learner's data)."""
@@ -127,13 +126,12 @@ def _generated_rows(base, args: list, kwargs: dict, precision: str, right, known
         return []
     seen = [right, *(row["value"] for row in known if row["precision"] == precision and row["value"] is not None)]
     rows = []
-    for mistake_id, mutants in generated_mutants(base).items():
-        for way, mutant in enumerate(mutants):
-            value, error = _call(mutant, _copies(args), kwargs)
-            if error is not None or value is None or any(_same(value, other) for other in seen):
-                continue
-            rows.append({"mistake": mistake_id, "way": f"generated{way}", "precision": precision, "value": value,
-                         "error": None})
+    for mutant in generated:
+        value, error = _call(mutant.function, _copies(args), kwargs)
+        if error is not None or value is None or any(_same(value, other) for other in seen):
+            continue
+        rows.append({"mistake": mutant.mistake, "way": mutant.way, "precision": precision, "value": value,
+                     "error": None})
     return rows
 
 

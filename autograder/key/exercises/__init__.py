@@ -82,7 +82,7 @@ _REGISTRY: dict[str, Exercise] = {}
 
 
 def merged(*tables: dict) -> dict:
-    """One mutant table from several: a mistake's ways from every table, in one list."""
+    """An exercise's own mutants from several tables: a mistake's ways from every table, in one list."""
     result: dict = {}
     for table in tables:
         for mistake, ways in table.items():

@@ -1,112 +1,135 @@
 """Notebook 05: step by step to the matrix form, with batches and masks (NumPy), after seed 003.
 
-Every mutant below is the reference with one catalogued mistake made (see
-:mod:`attention_course.mistakes`). The attention mutants share one parameterised implementation,
-``_attention``, so that each differs from the reference in exactly one place.
+Every mutant below is the notebook's answer with one catalogued mistake made (see
+:mod:`attention_course.mistakes`). The attention mutants are one composition of the answer's steps
+(``_attention_with``) with one step replaced by a wrong one, so that each differs from the answer in
+exactly one place; the masks' mutants are small wrong functions of their own.
 """
-
-from functools import partial
 
 import numpy as np
 
 from .. import reference as ref
-from ..mutants import masked_after_softmax
+from ..mutants import masked_after_softmax, naive_softmax, softmax_over_all_entries
 from . import BOOLEAN_MASK, Exercise
 
-# --- exercise 1: all rows at once, for any leading batch axes ------------------------------------
+# --- exercise 1 and 3: all rows at once, for any leading batch axes, and with a mask -------------
+# The answer's steps, in the answer's own arithmetic (a scale of NumPy's float64, as the notebook
+# divides): products of the queries and keys, the divisor, the weights from the scores and the
+# mask, and the result from the weights.
 
 
-def _attention(queries, keys, values, scale=True, mask=None, mistake=None):
-    """softmax(mask(Q K^T / s)) V over the last two axes; ``mistake`` makes one known error."""
-    queries, keys, values = ref.as_float(queries), ref.as_float(keys), ref.as_float(values)
-    if mistake == "keys_without_transpose":
-        scores = queries @ keys  # (..., tokens, d_k) @ (..., tokens, d_k): needs d_k == tokens
-    elif mistake == "keys_transpose_all_axes":
-        scores = queries @ keys.T  # right for 2-d keys, scrambles the batch axes otherwise
-    elif mistake == "keys_times_queries":
-        scores = keys @ np.swapaxes(queries, -1, -2)  # (..., keys, queries): transposed scores
-    else:
-        scores = queries @ np.swapaxes(keys, -1, -2)  # (..., queries, keys)
-    d_k = keys.shape[-1]
-    if scale is True:
-        divisor = {
-            "no_scaling": 1.0,
-            "scale_by_d_k": float(d_k),  # also what dividing by sqrt(d_k) twice gives
-            "scale_by_sqrt_tokens": np.sqrt(keys.shape[-2]),
-            "scale_by_sqrt_d_v": np.sqrt(values.shape[-1]),
-        }.get(mistake, np.sqrt(d_k))
-        scores = scores / divisor
-    elif scale:  # a number
-        scores = scores / scale
-    if mask is not None:
-        mask = np.asarray(mask, dtype=bool)
-        if mistake == "mask_wrong_sign":
-            mask = ~mask
-        if mistake == "mask_with_zero":
-            scores = np.where(mask, scores, 0.0)
-        elif mistake not in ("mask_after_softmax", "mask_after_softmax_renormalised"):
-            scores = np.where(mask, scores, -np.inf)
-    if mistake == "softmax_no_max_subtraction":
-        exps = np.exp(scores)
-        weights = exps / exps.sum(axis=-1, keepdims=True)
-    elif mistake == "softmax_over_all_entries":  # scipy.special.softmax(scores) without an axis
-        exps = np.exp(scores - scores.max())
-        weights = exps / exps.sum()
-    else:
-        weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
-    if mask is not None and mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
-        weights = masked_after_softmax(weights, mask, renormalised=mistake == "mask_after_softmax_renormalised")
-    if mistake == "returns_weights":
-        return weights
-    if mistake == "weights_transposed":
-        weights = np.swapaxes(weights, -1, -2)
-    if mistake == "weights_times_scores":
-        return weights @ scores
-    context = weights @ values  # (..., queries, keys) @ (..., keys, d_v) -> (..., queries, d_v)
-    if mistake == "loop_leftover":  # only the first query's row was computed, as in the seed
-        leftover = np.zeros_like(context)
-        leftover[..., :1, :] = context[..., :1, :]
-        return leftover
-    return context
+def _products(queries, keys):
+    return queries @ np.swapaxes(keys, -1, -2)  # (..., queries, keys)
 
 
-def _batched_attention(queries, keys, values, scale=True, mistake=None):
-    return _attention(queries, keys, values, scale=scale, mistake=mistake)
+def _sqrt_d_k(keys, values):
+    return np.sqrt(keys.shape[-1])
 
 
-def _masked_attention(queries, keys, values, mask, mistake=None):
-    return _attention(queries, keys, values, scale=True, mask=mask, mistake=mistake)
+def _masked(scores, mask):
+    return scores if mask is None else np.where(mask, scores, -np.inf)
 
+
+def _weights_by(softmax=ref.softmax, masking=_masked):
+    """The weights step: ``softmax`` of the scores masked by ``masking``."""
+    return lambda scores, mask: softmax(masking(scores, mask), axis=-1)
+
+
+def _weighted_values(weights, values, scores):
+    return weights @ values  # (..., queries, keys) @ (..., keys, d_v) -> (..., queries, d_v)
+
+
+_STEPS = {"products": _products, "divisor": _sqrt_d_k, "weights": _weights_by(), "result": _weighted_values}
+
+
+def _attention_with(**wrong):
+    """softmax(mask(Q K^T / s)) V over the last two axes, with the steps named in ``wrong`` replaced."""
+    steps = {**_STEPS, **wrong}
+
+    def attention(queries, keys, values, scale=True, mask=None):
+        queries, keys, values = ref.as_float(queries), ref.as_float(keys), ref.as_float(values)
+        scores = steps["products"](queries, keys)
+        if scale is True:
+            scores = scores / steps["divisor"](keys, values)
+        elif scale:  # a number
+            scores = scores / scale
+        weights = steps["weights"](scores, None if mask is None else np.asarray(mask, dtype=bool))
+        return steps["result"](weights, values, scores)
+
+    return attention
+
+
+def _first_row_only(weights, values, scores):
+    """Only the first query's row computed, as in the seed; the others left zero."""
+    context = weights @ values
+    leftover = np.zeros_like(context)
+    leftover[..., :1, :] = context[..., :1, :]
+    return leftover
+
+
+# one wrong step each, by mistake id (the masks' mistakes only where there is a mask)
+_WRONG_STEPS = {
+    "no_scaling": {"divisor": lambda keys, values: 1.0},
+    "scale_by_d_k": {"divisor": lambda keys, values: float(keys.shape[-1])},  # also sqrt(d_k) twice
+    "scale_by_sqrt_tokens": {"divisor": lambda keys, values: np.sqrt(keys.shape[-2])},
+    "scale_by_sqrt_d_v": {"divisor": lambda keys, values: np.sqrt(values.shape[-1])},
+    "softmax_wrong_axis": {"weights": lambda scores, mask: ref.softmax(_masked(scores, mask), axis=-2)},
+    # scipy.special.softmax(scores) without an axis
+    "softmax_over_all_entries": {"weights": _weights_by(softmax_over_all_entries)},
+    "softmax_no_max_subtraction": {"weights": _weights_by(naive_softmax)},
+    "keys_without_transpose": {"products": lambda queries, keys: queries @ keys},  # needs d_k == tokens
+    "keys_transpose_all_axes": {"products": lambda queries, keys: queries @ keys.T},  # scrambles batch axes
+    "keys_times_queries": {"products": lambda queries, keys: keys @ np.swapaxes(queries, -1, -2)},
+    "weights_times_scores": {"result": lambda weights, values, scores: weights @ scores},
+    "returns_weights": {"result": lambda weights, values, scores: weights},
+    "weights_transposed": {"result": lambda weights, values, scores: np.swapaxes(weights, -1, -2) @ values},
+    "loop_leftover": {"result": _first_row_only},
+    "mask_wrong_sign": {"weights": _weights_by(masking=lambda scores, mask: _masked(scores, ~mask))},
+    "mask_with_zero": {"weights": _weights_by(masking=lambda scores, mask: np.where(mask, scores, 0.0))},
+}
+
+
+def _mask_after_softmax(renormalised: bool):
+    return {"weights": lambda scores, mask: masked_after_softmax(ref.softmax(scores, axis=-1), mask, renormalised)}
+
+
+def _batched(**wrong):
+    attention = _attention_with(**wrong)
+    return lambda queries, keys, values, scale=True: attention(queries, keys, values, scale=scale)
+
+
+def _with_mask(**wrong):
+    attention = _attention_with(**wrong)
+    return lambda queries, keys, values, mask: attention(queries, keys, values, True, mask)
 
 
 # --- exercises 2 and 4: masks --------------------------------------------------------------------
 
 
-def _causal_mask(n_tokens, mistake=None):
-    k = {"causal_mask_off_by_one": -1}.get(mistake, 0)
-    ones = np.ones((n_tokens, n_tokens), dtype=bool)
-    if mistake == "causal_mask_upper":
-        return np.triu(ones)
-    mask = np.tril(ones, k=k)
-    return ~mask if mistake == "mask_wrong_sign" else mask
+def _ones(n_tokens):
+    return np.ones((n_tokens, n_tokens), dtype=bool)
 
 
-def _padding_mask(lengths, n_tokens, mistake=None):
-    positions = np.arange(n_tokens)[None, :]  # (1, n_keys)
-    lengths = np.asarray(lengths)[:, None]  # (batch, 1)
-    if mistake == "padding_mask_off_by_one":
-        keep = positions <= lengths
-    elif mistake == "mask_wrong_sign":
-        keep = positions >= lengths
-    else:
-        keep = positions < lengths  # (batch, n_keys)
-    if mistake == "padding_mask_on_queries":
-        return keep[:, :, None]  # (batch, n_queries, 1)
-    return keep[:, None, :]  # (batch, 1, n_keys)
+def _keep(lengths, n_tokens, keep):
+    """``keep(positions (1, n_keys), lengths (batch, 1))``: which keys each sequence keeps."""
+    return keep(np.arange(n_tokens)[None, :], np.asarray(lengths)[:, None])
 
 
-def _mutants(function, mistakes):
-    return {mistake: partial(function, mistake=mistake) for mistake in mistakes}
+_CAUSAL_MUTANTS = {
+    "causal_mask_off_by_one": lambda n_tokens: np.tril(_ones(n_tokens), k=-1),
+    "causal_mask_upper": lambda n_tokens: np.triu(_ones(n_tokens)),
+    "mask_wrong_sign": lambda n_tokens: ~np.tril(_ones(n_tokens), k=0),
+}
+
+_PADDING_MUTANTS = {
+    "padding_mask_off_by_one": lambda lengths, n_tokens: _keep(lengths, n_tokens, np.less_equal)[:, None, :],
+    "mask_wrong_sign": lambda lengths, n_tokens: _keep(lengths, n_tokens, np.greater_equal)[:, None, :],
+    # (batch, n_queries, 1): the padding masks queries, not keys
+    "padding_mask_on_queries": lambda lengths, n_tokens: _keep(lengths, n_tokens, np.less)[:, :, None],
+    # (n_tokens, batch) compared, then reshaped to (batch, 1, n_tokens): the entries scrambled
+    "mask_reshaped_not_transposed": lambda lengths, n_tokens: (
+        np.arange(n_tokens)[:, None] < np.asarray(lengths)[None, :]).reshape(len(lengths), 1, n_tokens),
+}
 
 
 EXERCISES = [
@@ -115,13 +138,13 @@ EXERCISES = [
         mistakes_from=lambda queries, keys, values, scale=True: ref.attention(queries, keys, values,
                                                                           scale=scale),
         returns="an array of shape (..., tokens, d_v)",
-        mutants={**_mutants(_batched_attention, [
+        mutants={**{mistake: _batched(**_WRONG_STEPS[mistake]) for mistake in (
             # scale_applied_twice is left out: dividing by sqrt(d_k) twice *is* dividing by d_k
             "no_scaling", "scale_by_d_k", "scale_by_sqrt_tokens", "scale_by_sqrt_d_v", "softmax_wrong_axis",
             "softmax_over_all_entries", "softmax_no_max_subtraction", "keys_without_transpose",
             "keys_transpose_all_axes", "keys_times_queries", "weights_times_scores",
             "returns_weights", "weights_transposed", "loop_leftover",
-        ]),  # described slips (verdict.slips)
+        )},  # described slips (verdict.slips)
             "scale_flag_ignored": [lambda queries, keys, values, scale=True: ref.attention(queries, keys, values),
                                    lambda queries, keys, values, scale=True: ref.attention(
                                        queries, keys, values, scale=not scale)]},
@@ -132,19 +155,17 @@ EXERCISES = [
         returns="a boolean array of shape (n_tokens, n_tokens)",
         integers_ok=True,  # a 0/1 integer mask's mistakes are named; its dtype is then told
         **BOOLEAN_MASK,
-        mutants=_mutants(_causal_mask, ["causal_mask_off_by_one", "causal_mask_upper",
-                                        "mask_wrong_sign"]),
+        mutants=_CAUSAL_MUTANTS,
     ),
     Exercise(
         "masked_attention",
         mistakes_from=lambda queries, keys, values, mask: ref.attention(queries, keys, values, mask),
         returns="an array of shape (..., tokens, d_v)",
-        mutants={**_mutants(_masked_attention, [
+        mutants={**{mistake: _with_mask(**_WRONG_STEPS[mistake]) for mistake in (
             "mask_wrong_sign", "mask_with_zero", "no_scaling",
             "scale_by_d_k", "scale_by_sqrt_d_v", "softmax_wrong_axis", "softmax_over_all_entries", "softmax_no_max_subtraction",
             "keys_transpose_all_axes", "returns_weights", "weights_transposed",
-        ]), "mask_after_softmax": [partial(_masked_attention, mistake="mask_after_softmax"),
-                                   partial(_masked_attention, mistake="mask_after_softmax_renormalised")],
+        )}, "mask_after_softmax": [_with_mask(**_mask_after_softmax(False)), _with_mask(**_mask_after_softmax(True))],
                  "mask_ignored": lambda queries, keys, values, mask: ref.attention(queries, keys, values)},
     ),
     Exercise(
@@ -153,9 +174,6 @@ EXERCISES = [
         returns="a boolean array of shape (batch, 1, n_tokens)",
         integers_ok=True,
         **BOOLEAN_MASK,
-        mutants={**_mutants(_padding_mask, ["padding_mask_off_by_one", "mask_wrong_sign", "padding_mask_on_queries"]),
-                 # (n_tokens, batch) compared, then reshaped to (batch, 1, n_tokens): the entries scrambled
-                 "mask_reshaped_not_transposed": lambda lengths, n_tokens: (
-                     np.arange(n_tokens)[:, None] < np.asarray(lengths)[None, :]).reshape(len(lengths), 1, n_tokens)},
+        mutants=_PADDING_MUTANTS,
     ),
 ]

@@ -31,37 +31,42 @@ def _combine_on_tokens(x):
     return x.reshape(*lead, heads * tokens, d_head)
 
 
-# --- attention per head, with one knob per mistake -----------------------------------------------
+# --- attention per head: the answer's steps, and mutants with one step replaced -------------------
+# The steps in the answer's own arithmetic: the split into heads, the products of the queries and
+# keys, the width whose square root divides them (None: no scaling), the softmax, the combination
+# of the heads and the output projection.
 
 
+def _products(queries, keys):
+    return queries @ np.swapaxes(keys, -1, -2)  # (..., heads, tokens, tokens)
 
 
+_STEPS = {
+    "split": ref.split_heads,
+    "products": _products,
+    "width": lambda inputs, keys, n_heads: keys.shape[-1],  # d_head
+    "softmax": ref.softmax,
+    "combine": ref.combine_heads,
+    "output": lambda concatenated, w_out: concatenated @ ref.as_float(w_out),
+}
 
 
-_SOFTMAXES = {"stable": ref.softmax, "naive": _naive_softmax, "all": _softmax_all}
-
-
-def _scores(inputs, w_query, w_key, n_heads, split=ref.split_heads, scale="d_head",
-            keys_first=False):
+def _scores(steps, inputs, w_query, w_key, n_heads):
     inputs = ref.as_float(inputs)
-    queries = split(inputs @ ref.as_float(w_query), n_heads)  # (..., heads, tokens, d_head)
-    keys = split(inputs @ ref.as_float(w_key), n_heads)
-    scores = (keys @ np.swapaxes(queries, -1, -2) if keys_first
-              else queries @ np.swapaxes(keys, -1, -2))  # (..., heads, tokens, tokens)
-    if scale == "d_head":  # a scale of the scores' dtype keeps float32 in float32 (NumPy 2)
-        scores = scores / np.sqrt(keys.shape[-1], dtype=scores.dtype)
-    elif scale == "d_model":
-        scores = scores / np.sqrt(inputs.shape[-1], dtype=scores.dtype)
-    elif scale == "d_model_per_head":  # d_head read off the inputs' width, not the projections'
-        scores = scores / np.sqrt(inputs.shape[-1] // n_heads, dtype=scores.dtype)
-    return scores
+    queries = steps["split"](inputs @ ref.as_float(w_query), n_heads)  # (..., heads, tokens, d_head)
+    keys = steps["split"](inputs @ ref.as_float(w_key), n_heads)
+    scores = steps["products"](queries, keys)
+    width = steps["width"](inputs, keys, n_heads)
+    # a scale of the scores' dtype keeps float32 in float32 (NumPy 2)
+    return scores if width is None else scores / np.sqrt(width, dtype=scores.dtype)
 
 
-def _head_weights(split=ref.split_heads, scale="d_head", axis=-1, keys_first=False,
-                  softmax="stable"):
+def _head_weights(**wrong):
+    """The head weights with the steps named in ``wrong`` replaced."""
+    steps = {**_STEPS, **wrong}
+
     def head_weights(inputs, w_query, w_key, n_heads):
-        scores = _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
-        return _SOFTMAXES[softmax](scores, axis=axis) if softmax else scores
+        return steps["softmax"](_scores(steps, inputs, w_query, w_key, n_heads), axis=-1)
 
     return head_weights
 
@@ -82,28 +87,50 @@ def _heads_pooled(pool, fill):
     return combine
 
 
-def _multi_head(split=ref.split_heads, combine=ref.combine_heads, scale="d_head", axis=-1,
-                keys_first=False, returns="output", project=True, softmax="stable", value_split=None):
-    weights_of = _head_weights(split, scale, axis, keys_first, softmax)
+def _multi_head(**wrong):
+    """Multi-head attention with the steps named in ``wrong`` replaced; ``value_split`` splits the
+    values alone (the split step's by default)."""
+    steps = {**_STEPS, **wrong}
+    split_values = wrong.get("value_split", steps["split"])
+    head_weights = _head_weights(**wrong)
 
     def multi_head_attention(inputs, w_query, w_key, w_value, w_out, n_heads):
         inputs = ref.as_float(inputs)
-        weights = weights_of(inputs, w_query, w_key, n_heads)  # (..., heads, tokens, tokens)
-        if returns == "weights":
-            return weights
-        if returns == "weights_times_scores":
-            context = weights @ _scores(inputs, w_query, w_key, n_heads, split, scale, keys_first)
-        else:
-            values = (value_split or split)(inputs @ ref.as_float(w_value), n_heads)  # (..., heads, tokens, d_head)
-            context = weights @ values  # (..., heads, tokens, d_head)
-        concatenated = combine(context)  # (..., tokens, heads * d_head)
-        return concatenated @ ref.as_float(w_out) if project else concatenated
+        weights = head_weights(inputs, w_query, w_key, n_heads)  # (..., heads, tokens, tokens)
+        values = split_values(inputs @ ref.as_float(w_value), n_heads)  # (..., heads, tokens, d_head)
+        concatenated = steps["combine"](weights @ values)  # (..., tokens, heads * d_head)
+        return steps["output"](concatenated, w_out)
 
     return multi_head_attention
 
 
+def _weights_times_scores(inputs, w_query, w_key, w_value, w_out, n_heads):
+    """The weights multiplied by the scores where the values belong."""
+    inputs = ref.as_float(inputs)
+    scores = _scores(_STEPS, inputs, w_query, w_key, n_heads)
+    return ref.combine_heads(ref.softmax(scores, axis=-1) @ scores) @ ref.as_float(w_out)
+
+
+def _returns_weights(inputs, w_query, w_key, w_value, w_out, n_heads):
+    return _head_weights()(ref.as_float(inputs), w_query, w_key, n_heads)
+
+
+_NO_SCALING = {"width": lambda inputs, keys, n_heads: None}
+# one wrong step each: the mistakes the head weights and the layer share
+_WRONG_STEPS = {
+    "no_scaling": _NO_SCALING,
+    "scale_by_sqrt_d_model": {"width": lambda inputs, keys, n_heads: inputs.shape[-1]},
+    # d_head read off the inputs' width, not the projections'
+    "d_head_from_input_width": {"width": lambda inputs, keys, n_heads: inputs.shape[-1] // n_heads},
+    "softmax_wrong_axis": {"softmax": lambda scores, axis=-1: ref.softmax(scores, axis=-2)},
+    "softmax_no_max_subtraction": {"softmax": _naive_softmax},
+    "softmax_over_all_entries": {"softmax": _softmax_all},
+    "keys_times_queries": {"products": lambda queries, keys: keys @ np.swapaxes(queries, -1, -2)},
+}
+_NO_SOFTMAX = {"softmax": lambda scores, axis=-1: scores}
+
 _MHA_MUTANTS = {
-    "missing_output_projection": _multi_head(project=False),
+    "missing_output_projection": _multi_head(output=lambda concatenated, w_out: concatenated),
     "heads_summed": [_multi_head(combine=_heads_pooled(pool, fill)) for pool in ("sum", "mean")
                      for fill in ("tiled", "zeros")],
     **merged(head_layout_mutants(_multi_head),
@@ -111,15 +138,9 @@ _MHA_MUTANTS = {
               {"heads_reshape_without_transpose": [_multi_head(value_split=_split_no_transpose)]}),
     # no heads stacked below each other here: before W_O that is only a shape error, which heads
     # averaged (uncatalogued) raise too, on every probe (a fifth fresh set's case)
-    "no_scaling": _multi_head(scale=None),
-    "scale_by_sqrt_d_model": _multi_head(scale="d_model"),
-    "d_head_from_input_width": _multi_head(scale="d_model_per_head"),
-    "softmax_wrong_axis": _multi_head(axis=-2),
-    "softmax_no_max_subtraction": _multi_head(softmax="naive"),
-    "softmax_over_all_entries": _multi_head(softmax="all"),
-    "keys_times_queries": _multi_head(keys_first=True),
-    "weights_times_scores": _multi_head(returns="weights_times_scores"),
-    "returns_weights": _multi_head(returns="weights"),
+    **{mistake: _multi_head(**wrong) for mistake, wrong in _WRONG_STEPS.items()},
+    "weights_times_scores": _weights_times_scores,
+    "returns_weights": _returns_weights,
 }
 
 # During a check, the learner's own earlier answers are replaced by these references.
@@ -202,16 +223,10 @@ EXERCISES = [
         returns="an array of weights of shape (..., heads, tokens, tokens)",
         uses=_USES_SPLIT,
         mutants={
-            "no_scaling": _head_weights(scale=None),
-            "scale_by_sqrt_d_model": _head_weights(scale="d_model"),
-            "d_head_from_input_width": _head_weights(scale="d_model_per_head"),
-            "softmax_wrong_axis": _head_weights(axis=-2),
-            "softmax_no_max_subtraction": _head_weights(softmax="naive"),
-            "softmax_over_all_entries": _head_weights(softmax="all"),
-            "keys_times_queries": _head_weights(keys_first=True),
+            **{mistake: _head_weights(**wrong) for mistake, wrong in _WRONG_STEPS.items()},
             "heads_reshape_without_transpose": _head_weights(split=_split_no_transpose),
             "heads_interleaved": _head_weights(split=_split_interleaved),
-            "returns_scores": [_head_weights(softmax=None), _head_weights(softmax=None, scale=None)],
+            "returns_scores": [_head_weights(**_NO_SOFTMAX), _head_weights(**_NO_SOFTMAX, **_NO_SCALING)],
             "heads_not_split": [_weights_not_split(d_head=True), _weights_not_split(d_head=False)],
         },
     ),
