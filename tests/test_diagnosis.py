@@ -1684,3 +1684,14 @@ def test_slips_of_blind_sets_eight_and_nine_are_named(exercise, function, mistak
     message = _failure(exercise, function, *_first_run_inputs(exercise))
     assert CATALOGUE[mistake].title in message, message
     assert _titles_in(message) <= 2, message
+
+
+def test_a_floor_division_by_the_whole_root_that_leaves_the_scores_unscaled_is_told_why():
+    # on the visible check's integer inputs d_k = 3: int(np.sqrt(3)) is 1, and `// 1` changes nothing
+    def state_weights(state, states, w_query, w_key):
+        scores = (states @ w_key) @ (state @ w_query) // int(np.sqrt(w_key.shape[-1]))
+        weights = np.exp(scores - scores.max())
+        return weights / weights.sum()
+
+    message = _failure("state_weights", state_weights, *_visible_inputs("state_weights"))
+    assert CATALOGUE["no_scaling"].title in message and "//" in message and "int(np.sqrt(3)) is 1" in message, message

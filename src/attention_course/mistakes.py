@@ -47,7 +47,9 @@ _CATALOGUE = [
     Mistake(
         "no_scaling",
         "the scores are not scaled",
-        "Divide the scores by the square root of the key dimension d_k before the softmax.",
+        "Divide the scores by the square root of the key dimension d_k before the softmax. If you did "
+        "divide: by int(np.sqrt(d_k)), or with the floor division //, the scale can vanish (int(np.sqrt(3)) "
+        "is 1, and // floors): divide with / by np.sqrt(d_k) itself.",
     ),
     Mistake(
         "scale_by_d_k",
