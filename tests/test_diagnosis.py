@@ -1663,6 +1663,7 @@ def _top_k_flattened(logits, temperature, top_k=None):
 
 
 def _first_run_inputs(exercise):
+    """The slips' inputs (:func:`_blind_inputs`), with those that the slips of blind sets 8 and 9 need."""
     import torch
 
     if exercise == "causal_lm_loss":  # logits far apart, so that a probability underflows in float32
@@ -1670,7 +1671,7 @@ def _first_run_inputs(exercise):
         return [logits, torch.tensor(RNG.integers(0, 5, size=(2, 3)))]
     if exercise == "next_token_probabilities":
         return [torch.tensor(RNG.normal(size=(3, 6)), dtype=torch.float32), 1.0, 2]
-    return _visible_inputs(exercise)
+    return _blind_inputs(exercise)
 
 
 @pytest.mark.parametrize(("exercise", "function", "mistake"), [

@@ -25,19 +25,15 @@ def _entropy(scores, axis=-1, shift_axis=-1):
     return -(np.exp(log_p) * log_p).sum(axis=-1)
 
 
-def _entropy_of(weights):
-    """Entropy the naive way, -sum p log p: nan wherever a weight is exactly 0."""
-    return -(weights * np.log(weights)).sum(axis=-1)
+def _entropy_of(weights, eps=0.0):
+    """Entropy the naive way, -sum p log p: nan wherever a weight is exactly 0; or, with ``eps``, the
+    slip -sum p log(p + eps)."""
+    return -(weights * np.log(weights + weights.dtype.type(eps))).sum(axis=-1)
 
 
 def _entropy_with_epsilon(eps):
-    """The entropy with eps added inside the logarithm: -sum p log(p + eps)."""
-
-    def entropy(scores):
-        weights = ref.softmax(scores, axis=-1)
-        return -(weights * np.log(weights + weights.dtype.type(eps))).sum(axis=-1)
-
-    return entropy
+    """The entropy of the scores' weights with eps added inside the logarithm."""
+    return lambda scores: _entropy_of(ref.softmax(scores, axis=-1), eps)
 
 
 def _weights_norm(scores):
@@ -72,8 +68,8 @@ def _jacobian_outer_added(weights):
 
 _JACOBIAN_SLIPS = {
     "jacobian_outer_product_missing": [_jacobian_without_outer, partial(_jacobian_without_outer, side="columns")],
-    "jacobian_identity_for_diagonal": _jacobian_identity,
-    "jacobian_outer_product_added": _jacobian_outer_added,
+    "jacobian_identity_for_diagonal": [_jacobian_identity],
+    "jacobian_outer_product_added": [_jacobian_outer_added],
 }
 
 
@@ -194,8 +190,7 @@ EXERCISES = [
             "jacobian_inner_product": [
                 lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1)),
                 lambda scores: _inner_product_jacobian(ref.softmax(scores, axis=-1), elementwise=True)],
-            **{mistake: [_of_weights(slip) for slip in (slips if isinstance(slips, list) else [slips])]
-               for mistake, slips in _JACOBIAN_SLIPS.items()},
+            **{mistake: [_of_weights(slip) for slip in slips] for mistake, slips in _JACOBIAN_SLIPS.items()},
         },
     ),
     Exercise(
@@ -219,8 +214,7 @@ EXERCISES = [
                                          for weights in ref.softmax(scores, axis=-1)]),
                 lambda scores: np.array([np.linalg.norm(_inner_product_jacobian(weights, elementwise=True))
                                          for weights in ref.softmax(scores, axis=-1)])],
-            **{mistake: [_norms_of(slip) for slip in (slips if isinstance(slips, list) else [slips])]
-               for mistake, slips in _JACOBIAN_SLIPS.items()},
+            **{mistake: [_norms_of(slip) for slip in slips] for mistake, slips in _JACOBIAN_SLIPS.items()},
             # described slips (verdict.slips): one norm per column; the largest entry
             "norm_per_column": lambda scores: _gradient_norms(np.swapaxes(ref.as_float(scores), -1, -2)),
             # (the sum of absolute values is catalogued: gradient_norm_sum_of_abs)

@@ -127,8 +127,8 @@ _PADDING_MUTANTS = {
     # (batch, n_queries, 1): the padding masks queries, not keys
     "padding_mask_on_queries": lambda lengths, n_tokens: _keep(lengths, n_tokens, np.less)[:, :, None],
     # (n_tokens, batch) compared, then reshaped to (batch, 1, n_tokens): the entries scrambled
-    "mask_reshaped_not_transposed": lambda lengths, n_tokens: (
-        np.arange(n_tokens)[:, None] < np.asarray(lengths)[None, :]).reshape(len(lengths), 1, n_tokens),
+    "mask_reshaped_not_transposed": lambda lengths, n_tokens: _keep(lengths, n_tokens, np.less).T.reshape(
+        len(lengths), 1, n_tokens),
 }
 
 
