@@ -147,3 +147,29 @@ def test_the_sandbox_end_reads_what_the_grader_end_sends():
     assert np.array_equal(sandbox.receive()["inputs"][0], np.arange(5.0))
     sandbox.send({"op": "ready"})
     assert grader.receive(time.monotonic() + 5) == {"op": "ready"}
+
+
+def test_large_inputs_cross_once_and_reach_every_case_unchanged(monkeypatch):
+    """A sandbox keeps each large input it was sent (autograder.run.KEEP_BYTES) and is sent its name after
+    that; an answer that zeroes its inputs in place changes nothing for the next answer, and the outcomes
+    are those of inputs sent afresh every time."""
+    from autograder import accuracy, plans, run
+    from autograder.dispatch import LocalExecutor
+    from autograder.key import ComputedKey
+
+    name = "01_attention_without_weights"
+    zeroing = "def scores_for_query(query, inputs):\n    inputs.mul_(0)\n    query.mul_(0)\n    return inputs @ query\n"
+    right = "def scores_for_query(query, inputs):\n    return inputs @ query\n"
+    monkeypatch.setattr(accuracy, "load_cases", lambda notebook, case_set: (
+        {"scores_for_query": {"zeroing": ([], zeroing)}}, {"scores_for_query": {"right": right}}))
+    job, about = accuracy.cases_job(name, ["in_place"], plans.stored(name))
+    executor = LocalExecutor(1)
+    try:
+        afresh = executor.submit(job).result()
+        monkeypatch.setattr(run, "KEEP_BYTES", 0)  # every array input is kept and named
+        named = executor.submit(job).result()
+    finally:
+        executor.close()
+    assert protocol.pack(named.cases) == protocol.pack(afresh.cases)
+    outcomes = {o.case: o for o in accuracy.outcomes_of(name, job, named, about, ComputedKey())}
+    assert outcomes["zeroing"].caught and outcomes["right"].ok, outcomes

@@ -93,6 +93,11 @@ def check(message: dict, schema: dict) -> None:
             raise ProtocolError(f"a {op!r} message whose {name!r} is malformed")
 
 
+# In a probe request from the grader, a large input the sandbox already holds: {KEPT: its name}. The
+# request's "keep" ({name: array}) gives the ones it is sent for the first time.
+KEPT = "__kept__"
+
+
 # What a sandbox may send, by op. The grader also checks that each comes when it asked for it.
 FROM_SANDBOX = {
     "ready": {},

@@ -29,6 +29,7 @@ from attention_course.convert import as_numpy_input, to_framework
 from attention_course.verdict import make_call, run_probe
 
 from .channel import SandboxEnd
+from .protocol import KEPT
 
 HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 MAX_TEXT = 100_000  # characters of stdout/stderr kept per cell (the grader cuts again)
@@ -151,6 +152,17 @@ def _standin(channel: SandboxEnd, name: str, framework: str):
     return standin
 
 
+def with_kept(probe_inputs: dict, kept: dict) -> dict:
+    """A probe's positional inputs with the large arrays it names (``{KEPT: name}``) put back from ``kept``. The
+    learner's function gets a copy of each (:func:`attention_course.convert.to_framework`), so what an
+    answer does to its inputs never reaches the next case."""
+
+    def value(item):
+        return kept[item[KEPT]] if isinstance(item, dict) and set(item) == {KEPT} else item
+
+    return {**probe_inputs, "inputs": [value(v) for v in probe_inputs["inputs"]]}
+
+
 def probe(shell, channel: SandboxEnd, request: dict) -> dict:
     """One call of the learner's function, stopped after the request's time limit like a cell."""
     candidate = shell.user_ns.get(request["function"]) if request["function"] else None
@@ -194,6 +206,7 @@ def serve(shell, channel: SandboxEnd) -> None:
     """Answer the grader's requests until it says ``exit`` (or goes away). The first request gives the
     notebook's file, which the learner's code may open (in the working folder, as in their own run)."""
     start = channel.receive()
+    kept: dict = {}  # the large inputs the grader sent once (see autograder.run)
     if start.get("notebook_name"):
         with open(os.path.basename(start["notebook_name"]), "w", encoding="utf-8") as handle:
             handle.write(start.get("notebook_text", ""))
@@ -212,6 +225,8 @@ def serve(shell, channel: SandboxEnd) -> None:
                           "error": type(error).__name__ if error is not None else None,
                           "memory_error": isinstance(error, MemoryError)})
         elif op == "probe":
+            kept.update(request.get("keep") or {})
+            request["probe"] = with_kept(request["probe"], kept)
             channel.send({"op": "probe_done", "outcome": probe(shell, channel, request)})
         else:
             os._exit(0)
