@@ -1696,3 +1696,110 @@ def test_a_floor_division_by_the_whole_root_that_leaves_the_scores_unscaled_is_t
 
     message = _failure("state_weights", state_weights, *_visible_inputs("state_weights"))
     assert CATALOGUE["no_scaling"].title in message and "//" in message and "int(np.sqrt(3)) is 1" in message, message
+
+
+# --- slips that several blind sets wrote (each set written without the catalogue) ---------------------
+
+
+def _variance_of_matched_pairs(queries, keys):
+    n = min(len(queries), len(keys))
+    return float(np.var(np.sum(queries[:n] * keys[:n], axis=1)))
+
+
+def _variance_of_products(queries, keys):
+    n = min(len(queries), len(keys))
+    return float(np.var(queries[:n] * keys[:n]))
+
+
+def _entropy_of_scores_over_their_sum(scores):
+    p = np.abs(scores) / np.abs(scores).sum(axis=-1, keepdims=True)
+    return -(p * np.log(np.where(p > 0, p, 1.0))).sum(axis=-1)
+
+
+def _heads_averaged(x):
+    return x.mean(axis=-3)
+
+
+def _words_normalised_first(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                            embedding_norm):
+    from autograder.key.reference_n08 import layer_norm
+
+    words = layer_norm(word_embeddings[token_ids], embedding_norm[0], embedding_norm[1])
+    return words + position_embeddings[:token_ids.shape[-1]] + type_embeddings[token_types]
+
+
+def _encode_with_own_vocabulary(text, vocabulary):
+    import torch
+
+    ids = {character: i for i, character in enumerate(sorted(set(text)))}
+    return torch.tensor([ids[character] for character in text], dtype=torch.int64)
+
+
+def _loss_of_probabilities(logits, targets):
+    import torch
+
+    return -torch.softmax(logits, dim=-1).gather(-1, targets[..., None]).mean()
+
+
+@pytest.mark.parametrize(("exercise", "function", "mistakes"), [
+    ("score_variance", _variance_of_matched_pairs, ["matched_pairs_only"]),
+    ("score_variance", _variance_of_products, ["sum_instead_of_dot"]),
+    ("attention_entropy", _entropy_of_scores_over_their_sum, ["normalise_by_sum"]),
+    ("combine_heads", _heads_averaged, ["heads_averaged"]),
+    ("bert_embeddings", _words_normalised_first, ["layer_norm_before_the_sum"]),
+    ("encode", _encode_with_own_vocabulary, ["token_ids_from_sorted_vocabulary"]),
+    ("causal_lm_loss", _loss_of_probabilities, ["loss_without_log_softmax"]),
+], ids=["matched_pairs", "products_of_rows", "entropy_over_sum", "heads_averaged", "norm_before_sum",
+        "own_vocabulary", "loss_of_probabilities"])
+def test_slips_that_several_blind_sets_wrote_are_named(exercise, function, mistakes):
+    if exercise == "bert_embeddings":  # the check's own input (notebook 08 stores no plan)
+        from attention_course import expected
+
+        inputs = list(expected.exercise(exercise)["probes"][0]["probe"]["inputs"])
+    elif exercise == "encode":  # a vocabulary in an order of its own, not the text's sorted characters
+        inputs = ["a truth universally acknowledged", "yuwvt srolnkihgedca"]
+    else:
+        inputs = _first_run_inputs(exercise)
+    message = _failure(exercise, function, *inputs)
+    assert all(CATALOGUE[m].title in message for m in mistakes), message
+    assert _titles_in(message) == len(mistakes), message
+
+
+def test_a_block_norm_left_out_and_gammas_alone_read_the_same_count_and_are_said_together():
+    from autograder.key import reference_n09 as ref9
+
+    def count_parameters(vocab_size, context_length, d_model, n_layers):  # norm_1 and norm_2 as one
+        return int(ref9.count_parameters(vocab_size, context_length, d_model, n_layers)) - 2 * d_model * n_layers
+
+    message = _failure("count_parameters", count_parameters, *_visible_inputs("count_parameters"))
+    assert CATALOGUE["parameters_one_norm_per_block"].title in message, message
+    assert CATALOGUE["parameters_layer_norm_gamma_only"].title in message and _titles_in(message) == 2, message
+
+
+def test_a_diagonal_of_the_first_two_axes_is_told_where_a_stack_of_weights_breaks_np_stack():
+    def head_patterns(weights):  # np.diagonal's default axes are 0 and 1: right on one matrix only
+        previous = np.diagonal(weights, offset=-1).mean(axis=-1)
+        special = (weights[..., :, 0] + weights[..., :, -1]).mean(axis=-1)
+        itself = np.diagonal(weights).mean(axis=-1)
+        return np.stack([previous, special, itself], axis=-1)
+
+    message = _failure("head_patterns", head_patterns, RNG.dirichlet(np.ones(5), size=(3, 2, 5)))
+    assert "np.stack" in message and "axis1=-2, axis2=-1" in message and "last two axes" in message, message
+
+
+def test_axes_moved_by_the_wrong_transpose_say_so():
+    def split_heads(x, n_heads):  # the last two axes swapped where heads and tokens should be
+        *lead, tokens, d_model = x.shape
+        return np.swapaxes(x.reshape(*lead, tokens, n_heads, d_model // n_heads), -1, -2)
+
+    message = _failure("split_heads", split_heads, *_visible_inputs("split_heads"))
+    assert "the right numbers, but with" in message and "the wrong axes swapped" in message, message
+
+
+def test_an_integer_result_wrong_on_float_inputs_too_is_not_called_integer_arithmetic():
+    def state_attention(state, states, w_query, w_key, w_value):  # hard attention: one state's value
+        scores = (states @ w_key) @ (state @ w_query)
+        return (states @ w_value)[np.argmax(scores)]
+
+    message = _failure("state_attention", state_attention, *_visible_inputs("state_attention"))
+    assert _titles_in(message) == 0, message

@@ -153,6 +153,12 @@ _CATALOGUE = [
         "A dot product multiplies matching entries and adds them up into one number per key.",
     ),
     Mistake(
+        "matched_pairs_only",
+        "only query i with key i: the diagonal of queries @ keys.T, not every pair",
+        "The scores are the dot products of every query with every key (all pairs): queries @ keys.T has "
+        "n_queries * n_keys entries, and the variance is taken over all of them.",
+    ),
+    Mistake(
         "heads_reshape_without_transpose",
         "the heads were split or combined with a reshape but no transpose",
         "After reshaping (tokens, d_model) to (tokens, heads, d_head), move the heads axis in "
@@ -428,6 +434,12 @@ _CATALOGUE = [
         "the embeddings' own scale and shift.",
     ),
     Mistake(
+        "layer_norm_before_the_sum",
+        "the layer norm applied to the word embeddings before the sum, not to the sum of the three",
+        "Add the word, position and token-type embeddings first; then layer-normalise that sum (the "
+        "normalisation comes after all three are added).",
+    ),
+    Mistake(
         "padding_mask_ignored",
         "the padding mask is not used",
         "Padding tokens must get zero weight: before the softmax, set the scores of the keys where "
@@ -646,10 +658,11 @@ _CATALOGUE = [
     ),
     Mistake(
         "token_ids_from_sorted_vocabulary",
-        "the ids are places in the sorted characters, not in the vocabulary's own order",
-        "An id is the character's place in vocabulary as it is given (its own order, which need not be "
-        "sorted): number the characters with enumerate(vocabulary), and decode with vocabulary[id], "
-        "never sorted(vocabulary).",
+        "the ids are places in the sorted characters (or in a vocabulary built from the text), not in the "
+        "given vocabulary's own order",
+        "An id is the character's place in vocabulary as it is given (the argument, in its own order, which "
+        "need not be sorted): number the characters with enumerate(vocabulary), and decode with "
+        "vocabulary[id], never sorted(vocabulary) or sorted(set(text)).",
     ),
     Mistake(
         "decode_joined_with_spaces",
@@ -741,6 +754,12 @@ _CATALOGUE = [
         "the MLP's biases are not counted",
         "Both linear layers of the MLP have a bias: 4 * d_model numbers for the first (its output "
         "width) and d_model for the second, in every block.",
+    ),
+    Mistake(
+        "parameters_one_norm_per_block",
+        "one layer norm counted in each block, where each block has two",
+        "Each block has two layer norms (norm_1 before the attention, norm_2 before the MLP), each with a "
+        "gamma and a beta of d_model numbers: 4 * d_model per block, and 2 * d_model more for the final norm.",
     ),
     Mistake(
         "parameters_layer_norms_missing",
@@ -975,6 +994,13 @@ _CATALOGUE += [
         "-np.inf)), so that its weight is exactly 0.",
     ),
     Mistake(
+        "heads_averaged",
+        "the heads averaged (or summed) into one, not concatenated side by side",
+        "combine_heads keeps every head: put the heads' d_head columns side by side (concatenate them, "
+        "heads * d_head features per token), as the reshape after moving the tokens before the heads does; "
+        "an average (mean) over the heads loses what each one found.",
+    ),
+    Mistake(
         "heads_not_split",
         "one attention over the full width, repeated for every head, instead of one per head on its own "
         "d_head columns",
@@ -1026,6 +1052,13 @@ _CATALOGUE += [
         "The entropy asks for -sum p log p exactly, with 0 log 0 = 0. Instead of log(p + eps), take the "
         "log-softmax (scores minus their log-sum-exp: finite even where p underflows to 0), or "
         "scipy.special.entr(p), or np.where(p > 0, p * np.log(p), 0).",
+    ),
+    Mistake(
+        "loss_without_log_softmax",
+        "the loss picks the raw logits (or the probabilities) at the targets, not their log-softmax",
+        "The loss is -log p(target): take log_softmax(logits) (the logits minus their logsumexp, so that "
+        "they are normalised), pick each target's entry, negate and average; F.cross_entropy does all of "
+        "it. Raw logits are not normalised, and probabilities without their log are no loss.",
     ),
     Mistake(
         "log_of_softmax",

@@ -29,6 +29,14 @@ def _truncated_towards_zero(scores, d_k):
 
 # --- exercise 2: float16_scores ------------------------------------------------------------------
 
+def _queries_transposed(queries, keys):
+    """queries.T @ keys / sqrt(d_k) in float32, rounded to the inputs' float16."""
+    wide = [np.asarray(a, dtype=np.float32) for a in (queries, keys)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = wide[0].T @ wide[1] / np.float32(np.sqrt(wide[0].shape[-1]))  # (d_k, d_k)
+    return scores.astype(np.asarray(queries).dtype)
+
+
 def _through_float32(queries, keys):
     """The scaled scores of float16 inputs formed in float32 (the shared steps), rounded back once.
 
@@ -101,7 +109,9 @@ EXERCISES = [
         framework="tensorflow",
         returns="a float16 (n_queries, n_keys) tensor, finite wherever the scaled score fits float16",
         mutants={"float16_overflow": [_divided_after_float16_product, _cast_before_dividing],
-                 "integer_arithmetic": _queries_floor_divided},
+                 "integer_arithmetic": _queries_floor_divided,
+                 # the queries transposed where the keys should be: queries.T @ keys, (d_k, d_k)
+                 "keys_without_transpose": _queries_transposed},
     ),
     Exercise(
         "float32_roundoff",

@@ -11,6 +11,12 @@ from ..mutants import softmax_over_all_entries as _softmax_all_entries
 from . import Exercise
 
 
+def _first_pairs(queries, keys, combine):
+    """Query i combined with key i, for as many pairs as the shorter of the two has rows."""
+    n = min(len(queries), len(keys))
+    return combine(ref.as_float(queries)[:n], ref.as_float(keys)[:n])
+
+
 def _log_softmax(scores, axis=-1, shift_axis=-1):
     scores = ref.as_float(scores)
     shifted = scores - scores.max(axis=shift_axis if shift_axis is None else axis, keepdims=True)
@@ -29,6 +35,13 @@ def _entropy_of(weights, eps=0.0):
     """Entropy the naive way, -sum p log p: nan wherever a weight is exactly 0; or, with ``eps``, the
     slip -sum p log(p + eps)."""
     return -(weights * np.log(weights + weights.dtype.type(eps))).sum(axis=-1)
+
+
+def _entropy_of_normalised(scores):
+    """-sum p log|p| for p the scores divided by their sum (a 0 weight adds nothing)."""
+    weights = scores / scores.sum(axis=-1, keepdims=True)
+    magnitude = np.abs(weights)
+    return -(weights * np.log(np.where(magnitude > 0, magnitude, 1.0))).sum(axis=-1)
 
 
 def _entropy_with_epsilon(eps):
@@ -117,7 +130,10 @@ EXERCISES = [
             "std_instead_of_variance": lambda queries, keys: np.std(queries @ keys.T),
             "scaled_too_early": lambda queries, keys: np.var(queries @ keys.T / np.sqrt(keys.shape[-1])),
             "keys_without_transpose": lambda queries, keys: np.var(queries @ keys),
-            "sum_instead_of_dot": lambda queries, keys: np.var(queries * keys),
+            "sum_instead_of_dot": [lambda queries, keys: np.var(queries * keys),
+                                   lambda queries, keys: np.var(_first_pairs(queries, keys, np.multiply))],
+            # query i with key i only: the diagonal of queries @ keys.T
+            "matched_pairs_only": lambda queries, keys: np.var(_first_pairs(queries, keys, np.multiply).sum(axis=-1)),
             "returns_scores": lambda queries, keys: ref.dot_products(queries, keys),
             # d_k var(q) var(k): the formula's prediction, not the scores' variance
             "variance_from_formula": [
@@ -161,6 +177,9 @@ EXERCISES = [
             "epsilon_in_log": [_entropy_with_epsilon(eps) for eps in (1e-12, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5)],
             # the scores themselves as weights, the naive way: nan wherever a score is negative
             "no_softmax": lambda scores: _entropy_of(ref.as_float(scores)),
+            # the weights as the scores divided by their sum (of their absolute values, or with the log of |p|)
+            "normalise_by_sum": [lambda scores: _entropy_of_normalised(np.abs(ref.as_float(scores))),
+                                 lambda scores: _entropy_of_normalised(ref.as_float(scores))],
             "softmax_wrong_axis": [lambda scores: _entropy(scores.T), lambda scores: _entropy(scores, axis=0)],
             "softmax_over_all_entries": [lambda scores: _entropy_of(_softmax_all_entries(scores)),
                                          lambda scores: _entropy(scores, axis=None)],

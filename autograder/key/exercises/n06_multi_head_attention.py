@@ -213,6 +213,9 @@ EXERCISES = [
             # (..., heads, d_head, tokens) reshaped to (..., tokens, heads * d_head)
             "heads_wrong_axes_swapped": lambda x: np.swapaxes(np.asarray(x), -1, -2).reshape(
                 *np.shape(x)[:-3], np.shape(x)[-2], np.shape(x)[-3] * np.shape(x)[-1]),
+            # one (..., tokens, d_head) array for all heads, or that array repeated to the full width
+            "heads_averaged": [lambda x: ref.as_float(x).mean(axis=-3), lambda x: ref.as_float(x).sum(axis=-3),
+                               lambda x: np.tile(ref.as_float(x).mean(axis=-3), np.shape(x)[-3])],
         },
     ),
     Exercise(

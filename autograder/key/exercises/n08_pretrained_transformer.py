@@ -80,6 +80,16 @@ def _embeddings_normalised_over_tokens(token_ids, token_types, word_embeddings, 
     return normed * np.asarray(embedding_norm)[0] + np.asarray(embedding_norm)[1]
 
 
+def _words_normalised_before_the_sum(token_ids, token_types, word_embeddings, position_embeddings,
+                                     type_embeddings, embedding_norm):
+    """The word embeddings layer-normalised alone, the positions and token types added after."""
+    n_tokens = np.shape(token_ids)[1]
+    gamma, beta = np.asarray(embedding_norm, dtype=np.float64)
+    words = bert.layer_norm(np.asarray(word_embeddings, dtype=np.float64)[token_ids], gamma, beta)
+    return (words + np.asarray(position_embeddings, dtype=np.float64)[:n_tokens]
+            + np.asarray(type_embeddings, dtype=np.float64)[token_types])  # (batch, tokens, d_model)
+
+
 EXERCISES = [
     Exercise(
         "attention_matrices",
@@ -103,7 +113,8 @@ EXERCISES = [
             "embedding_layer_norm_missing", "layer_norm_scale_shift_swapped")},
             "embedding_lookup_wrong_ids": [_with(bert.bert_embeddings, wrong) for wrong in (
                 "positions_from_token_ids", "types_from_token_ids", "types_all_zero")],
-            "layer_norm_wrong_axis": _embeddings_normalised_over_tokens},
+            "layer_norm_wrong_axis": _embeddings_normalised_over_tokens,
+            "layer_norm_before_the_sum": _words_normalised_before_the_sum},
     ),
     Exercise(
         "bert_head_weights",

@@ -110,6 +110,18 @@ def _log_of_softmax_loss(logits, targets):
         return -np.log(picked).mean()
 
 
+def _picked_loss(transform):
+    """-mean of transform(logits) picked at the targets: the raw logits, or the probabilities without
+    their log, where the log-softmax belongs."""
+
+    def loss(logits, targets):
+        picked = np.take_along_axis(transform(as_float(logits)), np.asarray(targets).astype(np.int64)[..., None],
+                                    axis=-1)  # (batch, tokens, 1)
+        return -picked.mean()
+
+    return loss
+
+
 def _top_k_over_whole_batch(logits, temperature, top_k=None):
     """top-k with the k-th largest logit taken over the whole batch (a flattened topk), not per row:
     a row whose logits are all below it is masked entirely, and its softmax is nan."""
@@ -119,6 +131,13 @@ def _top_k_over_whole_batch(logits, temperature, top_k=None):
     kth = -np.sort(-scaled.reshape(-1))[int(top_k) - 1]
     with np.errstate(invalid="ignore"):
         return ref.softmax(np.where(scaled >= kth, scaled, -np.inf), axis=-1)
+
+
+def _one_block_norm_short(vocab_size, context_length, d_model, n_layers):
+    """2 * d_model parameters fewer in every block: one of its two layer norms left out, or only the
+    gammas of both counted."""
+    return ref9.count_parameters(vocab_size, context_length, d_model, n_layers) - np.int64(
+        2 * int(d_model) * int(n_layers))
 
 
 EXERCISES = [
@@ -134,7 +153,9 @@ EXERCISES = [
         mutants={
             "token_ids_are_code_points": _with(ref9.encode, ids="code_points"),
             "token_ids_off_by_one": _with(ref9.encode, ids="from_one"),
-            "token_ids_from_sorted_vocabulary": lambda text, vocabulary: ref9.encode(text, sorted(vocabulary)),
+            "token_ids_from_sorted_vocabulary": [
+                lambda text, vocabulary: ref9.encode(text, sorted(vocabulary)),
+                lambda text, vocabulary: ref9.encode(text, sorted(set(text)))],  # a vocabulary of the text's own
         },
     ),
     Exercise(
@@ -218,7 +239,10 @@ EXERCISES = [
         mutants={
             "parameters_head_bias": _with(ref9.count_parameters, head_bias=True),
             "parameters_attention_biases": _with(ref9.count_parameters, attention_biases=True),
-            "parameters_layer_norm_gamma_only": _with(ref9.count_parameters, norm_parameters=1),
+            "parameters_layer_norm_gamma_only": [_with(ref9.count_parameters, norm_parameters=1),
+                                                 _one_block_norm_short],
+            # the same count as gamma alone in the blocks' norms (the final norm whole): said together
+            "parameters_one_norm_per_block": _one_block_norm_short,
             "parameters_mlp_not_four_times_wider": _with(ref9.count_parameters, mlp_factor=1),
             "parameters_part_missing": [_with(ref9.count_parameters, positions=False),
                                         _with(ref9.count_parameters, final_norm=False)],
@@ -242,6 +266,8 @@ EXERCISES = [
             "softmax_no_max_subtraction": _with(ref9.causal_lm_loss, stable=False),
             "loss_softmax_over_tokens": _with(ref9.causal_lm_loss, axis=-2),
             "log_of_softmax": _log_of_softmax_loss,
+            "loss_without_log_softmax": [_picked_loss(lambda logits: logits),
+                                         _picked_loss(lambda logits: ref.softmax(logits, axis=-1))],
         },
     ),
     Exercise(

@@ -85,6 +85,12 @@ _LEADING = ("the exercise allows any number of leading (batch) axes, or none: ta
             "from the end (x.shape[-1], swapaxes(x, -2, -3)), never from a fixed number of axes")
 
 
+# the steps that read the first axes of an array unless told otherwise
+_FIRST_AXES = ("np.diagonal and np.trace take axes 0 and 1 unless given axis1=-2, axis2=-1 (the last two axes); "
+               ".T reverses every axis (swapaxes(x, -1, -2) swaps the last two); len(x) and x.shape[0] count the "
+               "leading (batch) axis.")
+
+
 def _broadcast(first: tuple, second: tuple, sizes: dict, probe: dict, axis: str) -> str:
     """Two shapes that do not broadcast: a reduction that lost its axis, axes of length 1 missing, or
     an element-wise product where a matrix product is asked."""
@@ -211,8 +217,12 @@ def explain_error(message: str, exercise: str, probe: dict, framework: str) -> s
                 f"{found.group(1)}. Are you joining along the right axis (the tokens are the second-to-last, "
                 f"axis=-2)?")
     if "all input arrays must have the same shape" in message:
-        return ("np.stack got arrays of different shapes: does each step of the loop slice or compute something of "
-                "another shape than the others (a slice of rows where one of columns is meant)?")
+        stacked = ("np.stack got arrays of different shapes: does each step of the loop slice or compute something "
+                   "of another shape than the others (a slice of rows where one of columns is meant)?")
+        if any(v.ndim > 2 for v in _inputs(probe)):
+            stacked += (" Or a step works on the first axes where the last two are meant, which only a 2-D input "
+                        "hides: " + _FIRST_AXES)
+        return stacked
     if "array split does not result in an equal division" in message:
         return ("np.split cuts axis 0 unless told otherwise: split along the axis whose size the number of parts "
                 "divides (the features, axis=-1)?")

@@ -118,6 +118,14 @@ def expect_lines(actual, expected, decimals: int = 4, what: str = "the result") 
     return f"✓ {what} as expected: {np.round(expected, decimals).tolist()}"
 
 
+def _named_on_every_probe(outcomes: list[dict], analyses: list[Callable], dtypes: list, probes: list[dict]) -> str | None:
+    """The catalogued mistake (or two) explaining the results of every probe, when the check's own
+    result is of the wrong dtype: one probe alone is too little evidence (an argmax's integer result
+    on integer inputs is also what dividing them by their sum gives there)."""
+    return message_naming(mistakes_explaining(outcomes, [analysis() for analysis in analyses], dtypes, probes),
+                          outcomes)
+
+
 def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list[str]:
     exercise, probes, options = call["exercise"], call["probes"], call["options"]
     analyses = [_lazy(key, exercise, probe) for probe in probes]
@@ -141,8 +149,9 @@ def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list
     if main["status"] == "ok":
         actual = main["value"]
         if np.issubdtype(actual.dtype, np.integer) and not meta.get("integers_ok") and not right[0]:
-            raise _Fail(message_naming(mistakes_explaining([main], [analyses[0]()], [dtypes[0]]), [main])
-                        or title_and_hint("integer_arithmetic"))
+            named = _named_on_every_probe(outcomes, analyses, dtypes, probes)
+            if named or all(right[1:]):  # wrong on the integer input alone: its arithmetic is the slip
+                raise _Fail(named or title_and_hint("integer_arithmetic"))
         if not (np.issubdtype(actual.dtype, np.number) or actual.dtype == bool):
             raise _Fail(f"expected {meta['returns']}, got an array of {actual.dtype}.")
         wanted = options.get("dtype") or meta.get("dtype")
@@ -152,7 +161,7 @@ def _judge_check(call: dict, meta: dict, outcomes: list[dict], key: Key) -> list
             expected = np.asarray(analyses[0]()["expected"], dtype=np.float64)
             hint = options.get("dtype_hint") or meta.get("dtype_hint", "")
             raise _Fail(title_and_hint("lower_precision") if lower and close(actual, expected, actual.dtype) else
-                        (message_naming(mistakes_explaining([main], [analyses[0]()], [dtypes[0]]), [main])
+                        (_named_on_every_probe(outcomes, analyses, dtypes, probes)
                          or f"expected a result of dtype {np.dtype(wanted)}, got {actual.dtype}. "
                          f"{hint}".rstrip()))
     if not all(right):

@@ -72,7 +72,8 @@ def _describe_permutation(order: tuple[int, ...], names: list[str], framework: s
     if move:
         source, target = move
         how = (f"the axis of {names[source]} is at {word} {target} where {word} {source} is asked: stacked (or "
-               f"moved) along {word}={_code(target, ndim)} where {word}={_code(source, ndim)} belongs?")
+               f"moved) along {word}={_code(target, ndim)} where {word}={_code(source, ndim)} belongs, or the wrong axes "
+               f"swapped (which axes does a transpose or swapaxes move)?")
     elif order == tuple(reversed(range(ndim))) and ndim > 2:
         how = ("every axis reversed, as .T (or a transpose without axes) does on more than two axes: swap only "
                "the axes that need it (swapaxes)")
