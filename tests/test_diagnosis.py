@@ -1741,7 +1741,37 @@ def _loss_of_probabilities(logits, targets):
     return -torch.softmax(logits, dim=-1).gather(-1, targets[..., None]).mean()
 
 
+def _blocks_softmaxed_alone(queries, keys, values, block, causal=False):
+    rows = np.arange(queries.shape[-2])[:, None]
+    outputs = []
+    for start in range(0, keys.shape[-2], block):
+        scores = queries @ keys[start:start + block].T / np.sqrt(keys.shape[-1])
+        if causal:  # a finite fill: a block whose keys are all hidden gets uniform weights
+            scores = np.where(np.arange(start, start + len(keys[start:start + block]))[None, :] <= rows, scores, -1e30)
+        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        outputs.append(weights / weights.sum(axis=-1, keepdims=True) @ values[start:start + block])
+    return sum(outputs) / len(outputs)
+
+
+def _layer_without_residuals(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
+                             norms, n_heads):
+    from scipy.special import erf
+
+    from autograder.key import reference as ref
+    from autograder.key import reference_n08 as bert
+
+    w_query, w_key, w_value, w_out = attention_w
+    b_query, b_key, b_value, b_out = attention_b
+    weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads)
+    values = ref.split_heads(hidden @ w_value + b_value, n_heads)
+    x = bert.layer_norm(ref.combine_heads(weights @ values) @ w_out + b_out, *norms[0])  # no hidden +
+    inner = x @ ffn_w_in + ffn_b_in
+    return bert.layer_norm(0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out, *norms[1])
+
+
 @pytest.mark.parametrize(("exercise", "function", "mistakes"), [
+    ("blocked_attention", _blocks_softmaxed_alone, ["blocks_normalised_separately"]),
+    ("bert_layer", _layer_without_residuals, ["residual_missing"]),
     ("score_variance", _variance_of_matched_pairs, ["matched_pairs_only"]),
     ("score_variance", _variance_of_products, ["sum_instead_of_dot"]),
     ("attention_entropy", _entropy_of_scores_over_their_sum, ["normalise_by_sum"]),
@@ -1749,10 +1779,10 @@ def _loss_of_probabilities(logits, targets):
     ("bert_embeddings", _words_normalised_first, ["layer_norm_before_the_sum"]),
     ("encode", _encode_with_own_vocabulary, ["token_ids_from_sorted_vocabulary"]),
     ("causal_lm_loss", _loss_of_probabilities, ["loss_without_log_softmax"]),
-], ids=["matched_pairs", "products_of_rows", "entropy_over_sum", "heads_averaged", "norm_before_sum",
+], ids=["blocks_softmaxed_alone", "no_residuals", "matched_pairs", "products_of_rows", "entropy_over_sum", "heads_averaged", "norm_before_sum",
         "own_vocabulary", "loss_of_probabilities"])
 def test_slips_that_several_blind_sets_wrote_are_named(exercise, function, mistakes):
-    if exercise == "bert_embeddings":  # the check's own input (notebook 08 stores no plan)
+    if exercise in ("bert_embeddings", "bert_layer"):  # the check's own input (notebook 08 stores no plan)
         from attention_course import expected
 
         inputs = list(expected.exercise(exercise)["probes"][0]["probe"]["inputs"])

@@ -197,8 +197,8 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     if mistake == "layer_norm_before_sublayer":
         hidden = hidden + attention(layer_norm(hidden, *norms[0]))
         return hidden + feed_forward(layer_norm(hidden, *norms[1]))
-    keep_attention = mistake != "attention_residual_missing"
-    keep_ffn = mistake != "ffn_residual_missing"
+    keep_attention = mistake not in ("attention_residual_missing", "both_residuals_missing")
+    keep_ffn = mistake not in ("ffn_residual_missing", "both_residuals_missing")
     hidden = layer_norm(hidden * keep_attention + attention(hidden), *norms[0])
     return layer_norm(hidden * keep_ffn + feed_forward(hidden), *norms[1])
 

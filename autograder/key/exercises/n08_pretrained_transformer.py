@@ -146,8 +146,8 @@ EXERCISES = [
         returns="an array of shape (batch, tokens, d_model)",
         uses=_USES_LAYER,
         mutants={
-            "residual_missing": [_with(bert.bert_layer, "attention_residual_missing"),
-                                 _with(bert.bert_layer, "ffn_residual_missing")],
+            "residual_missing": [_with(bert.bert_layer, missing) for missing in (
+                "attention_residual_missing", "ffn_residual_missing", "both_residuals_missing")],
             "layer_norm_before_sublayer": _with(bert.bert_layer, "layer_norm_before_sublayer"),
             "layer_norms_mixed_up": [_with(bert.bert_layer, mixed) for mixed in (
                 "norms_swapped", "first_norm_twice", "second_norm_twice")],

@@ -234,17 +234,23 @@ def _blocked_with(**wrong):
     return blocked_attention
 
 
-def _blocks_normalised_separately(combined: str):
+def _blocks_normalised_separately(combined: str, fill: float | None = None):
     """Each block's own softmax applied to its values, the blocks' results averaged (``mean``) or
-    added (``sum``): right only when there is one block."""
+    added (``sum``): right only when there is one block. A block whose keys are all hidden adds
+    nothing; with a finite ``fill`` for the hidden scores, it adds its values' plain mean."""
 
     def attend(queries, keys, values, block, causal=False):
         n_queries, n_keys = np.shape(queries)[-2], np.shape(keys)[-2]
         parts = []
         for start, stop in _key_blocks(n_keys, block):
             allowed = causal_allowed(n_queries, stop - start, start) if causal else None
+            if fill is not None and allowed is not None:
+                scores = ref.attention_scores(queries, keys[..., start:stop, :])  # (..., n_queries, block)
+                weights = ref.softmax(np.where(allowed, scores, fill), axis=-1)
+                parts.append(weights @ ref.as_float(values)[..., start:stop, :])
+                continue
             part = ref.attention(queries, keys[..., start:stop, :], values[..., start:stop, :], allowed)
-            parts.append(np.nan_to_num(part))  # a block whose keys are all hidden adds nothing
+            parts.append(np.nan_to_num(part))
         total = np.sum(parts, axis=0)
         return total / len(parts) if combined == "mean" else total
 
@@ -369,7 +375,8 @@ EXERCISES = [
             "causal_mask_off_by_one": [*(_blocked_with(mask=_WRONG_BLOCK_MASKS[wrong])
                                          for wrong in ("diagonal_hidden", "one_ahead")),
                                        _blocked_with(mask=_WRONG_BLOCK_MASKS["diagonal_hidden"], fill=-1e30)],
-            "blocks_normalised_separately": [_blocks_normalised_separately(combined) for combined in ("mean", "sum")],
+            "blocks_normalised_separately": [_blocks_normalised_separately(combined, fill)
+                                             for combined in ("mean", "sum") for fill in (None, -1e30)],
             "causal_mask_upper": _blocked_with(mask=_WRONG_BLOCK_MASKS["upper"]),
             "causal_mask_lower_right": _blocked_with(mask=_WRONG_BLOCK_MASKS["lower_right"]),
             "block_remainder_dropped": _blocked_with(spans=_full_blocks_only),

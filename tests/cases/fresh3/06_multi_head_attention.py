@@ -70,7 +70,7 @@ def combine_heads(x):
 def combine_heads(x):
     return np.hstack(list(x))
 ''',
-        "uncatalogued:heads_summed": '''
+        "heads_averaged:heads_summed": '''
 def combine_heads(x):
     return x.sum(axis=-3)
 ''',

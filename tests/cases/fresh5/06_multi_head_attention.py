@@ -108,7 +108,7 @@ def combine_heads(x):
 def combine_heads(x):
     return np.concatenate(x, axis=-1)
 ''',
-        "uncatalogued:heads_summed": '''
+        "heads_averaged:heads_summed": '''
 def combine_heads(x):
     return x.sum(axis=-3)
 ''',

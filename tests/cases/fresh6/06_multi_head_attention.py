@@ -73,7 +73,7 @@ def combine_heads(x):
     x = np.swapaxes(x, -3, -2).astype(np.float32)
     return x.reshape(*x.shape[:-2], -1)
 ''',
-        "uncatalogued:heads_summed": '''
+        "heads_averaged:heads_summed": '''
 def combine_heads(x):
     return x.sum(axis=-3)
 ''',

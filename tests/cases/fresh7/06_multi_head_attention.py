@@ -51,7 +51,7 @@ def combine_heads(x):
     y = np.moveaxis(x, -3, -1)
     return y.reshape(*lead, tokens, heads * d_head)
 """,
-        "uncatalogued:heads_summed": """
+        "heads_averaged:heads_summed": """
 def combine_heads(x):
     return x.sum(axis=-3)
 """,

@@ -75,7 +75,7 @@ def combine_heads(x):
 def combine_heads(x):
     return np.concatenate([x[..., h, :, :] for h in range(x.shape[-3] - 1)], axis=-1)
 ''',
-    "uncatalogued:heads_summed": '''
+    "heads_averaged:heads_summed": '''
 def combine_heads(x):
     return x.sum(axis=-3)
 ''',

@@ -99,7 +99,7 @@ MISTAKES["bert_embeddings"] = {
                                                           "position_embeddings[token_ids]")),
     "uncatalogued:positions_from_batch_axis": _slip(_EMB, ("n_tokens = token_ids.shape[1]",
                                                            "n_tokens = token_ids.shape[0]")),
-    "uncatalogued:norm_on_words_only": _slip(_EMB, ("    x = words + positions + types\n"
+    "layer_norm_before_the_sum:norm_on_words_only": _slip(_EMB, ("    x = words + positions + types\n"
                                                     "    return layer_norm(x, embedding_norm[0], embedding_norm[1])\n",
                                                     "    words = layer_norm(words, embedding_norm[0], embedding_norm[1])\n"
                                                     "    return words + positions + types\n")),
