@@ -1833,3 +1833,27 @@ def test_an_integer_result_wrong_on_float_inputs_too_is_not_called_integer_arith
 
     message = _failure("state_attention", state_attention, *_visible_inputs("state_attention"))
     assert _titles_in(message) == 0, message
+
+
+def test_an_error_of_no_known_kind_names_only_a_mistake_raising_the_very_same_error():
+    from attention_course.verdict.errors import explain_error
+    from attention_course.verdict.naming import matches
+
+    nan_draw = "probability tensor contains either `inf`, `nan` or element < 0"
+    outcome = {"status": "raised", "type": "RuntimeError", "message": nan_draw}
+    no_cache = [{"error": "the model was called without the cache it returned", "value": None}]
+    assert not matches(outcome, no_cache, np.float32, {})
+    assert matches(outcome, [{"error": nan_draw, "value": None}], np.float32, {})
+    said = explain_error(nan_draw, "generate", {"inputs": [], "kwargs": {}}, "torch")
+    assert "temperature of 0" in said and "argmax" in said and "greedy" in said, said
+
+
+@pytest.mark.parametrize(("mistake", "words"), [
+    ("heads_interleaved", ["interleaved", "strided", "contiguous"]),
+    ("top_k_off_by_one", ["threshold", "values[..., -1]"]),
+    ("jacobian_diagonal_only", ["outer product", "np.outer", "p p^T"]),
+])
+def test_titles_and_hints_say_the_words_learners_use_for_the_slip(mistake, words):
+    # words the blind sets' authors keyed these slips with, which the earlier wording lacked
+    text = f"{CATALOGUE[mistake].title}. {CATALOGUE[mistake].hint}"
+    assert all(word in text for word in words), text

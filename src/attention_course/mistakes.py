@@ -265,7 +265,7 @@ _CATALOGUE = [
         "jacobian_diagonal_only",
         "the softmax Jacobian has only its diagonal term",
         "Raising one score lowers every other weight as well: the off-diagonal entries are "
-        "-p_i * p_j.",
+        "-p_i * p_j. Subtract the outer product p p^T (np.outer(p, p)), a whole matrix, from diag(p).",
     ),
     Mistake(
         "jacobian_sign_flipped",
@@ -373,9 +373,10 @@ _CATALOGUE = [
     # --- notebook 06: multi-head attention ---
     Mistake(
         "heads_interleaved",
-        "each head took every n_heads-th column instead of a block of neighbouring columns",
-        "Head h owns the columns h*d_head to (h+1)*d_head. Reshape the feature axis as "
-        "(n_heads, d_head), heads first, and undo it in the same order when combining.",
+        "each head took every n_heads-th column instead of a block of neighbouring columns (interleaved, "
+        "strided, not contiguous)",
+        "Head h owns the columns h*d_head to (h+1)*d_head, one contiguous block of columns. Reshape the "
+        "feature axis as (n_heads, d_head), heads first, and undo it in the same order when combining.",
     ),
     Mistake(
         "torch_mask_not_inverted",
@@ -823,8 +824,9 @@ _CATALOGUE = [
     Mistake(
         "top_k_off_by_one",
         "top-k keeps one character too many or too few (an off-by-one at the k-th largest)",
-        "Keep exactly the k largest logits of each row: those not smaller than the k-th largest, "
-        "torch.topk(logits, k).values[..., -1:].",
+        "Keep exactly the k largest logits of each row: the threshold is the k-th largest, the last of "
+        "torch.topk(logits, k).values (values[..., -1], not the largest, values[..., 0]); keep the logits "
+        "not smaller than it.",
     ),
     Mistake(
         "top_k_not_renormalised",

@@ -216,6 +216,10 @@ def explain_error(message: str, exercise: str, probe: dict, framework: str) -> s
                 f"{_said_size(int(found.group(2)), sizes)} against {_said_size(int(found.group(3)), sizes)} on axis "
                 f"{found.group(1)}. Are you joining along the right axis (the tokens are the second-to-last, "
                 f"axis=-2)?")
+    if "probability tensor contains either" in message:
+        return ("torch.multinomial got probabilities with inf or nan in them: was something divided by zero, such as "
+                "the logits by a temperature of 0? At temperature 0 the draw is the argmax (greedy decoding): take "
+                "it instead of sampling, without dividing.")
     if "all input arrays must have the same shape" in message:
         stacked = ("np.stack got arrays of different shapes: does each step of the loop slice or compute something "
                    "of another shape than the others (a slice of rows where one of columns is meant)?")

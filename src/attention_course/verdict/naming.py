@@ -45,12 +45,15 @@ def message_naming(candidates: list[str], outcomes: list[dict], exact_errors: bo
 def mistake_that_raises(analysis: dict, error: str) -> str | None:
     """When the learner's code raised: the catalogued mistake whose mutant raises too, if unique.
 
-    The same message first; else the same kind of error (a dtype error is no shape mistake)."""
+    The same message first; else the same known kind of error (a dtype error is no shape mistake)."""
     if analysis.get("expected_error") or names_no_size(error):
         return None  # the input itself is unusual, or an error that names no size: no basis for a guess
     raising = [m for m in analysis["mutants"] if m["error"] is not None and not m.get("weak")]
     same = sorted({m["mistake"] for m in raising if m["error"] == error})
-    alike = sorted({m["mistake"] for m in raising if error_kind(m["error"]) == error_kind(error)})
+    # the same kind of error, worded otherwise by another library; an error of no known kind is no
+    # evidence (torch.multinomial's nan and a stand-in model's missing cache are both "other")
+    alike = sorted({m["mistake"] for m in raising
+                    if error_kind(error) != "other" and error_kind(m["error"]) == error_kind(error)})
     candidates = same or alike
     return title_and_hint(candidates[0]) if len(candidates) == 1 else None
 
@@ -62,6 +65,8 @@ def matches(outcome: dict, rows: list[dict], dtype, probe: dict, expected=None, 
         if exact_errors or isinstance(mine, tuple):
             return any(row["error"] is not None and error_signature(row["error"]) == mine for row in rows)
         kind = error_kind(outcome.get("message", ""))
+        if kind == "other":  # no known kind: only the very error is evidence
+            return any(row["error"] is not None and error_signature(row["error"]) == mine for row in rows)
         return any(row["error"] is not None and error_kind(row["error"]) == kind for row in rows)
     if outcome["status"] != "ok":
         return False
