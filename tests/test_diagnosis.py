@@ -1769,7 +1769,33 @@ def _layer_without_residuals(hidden, mask, attention_w, attention_b, ffn_w_in, f
     return bert.layer_norm(0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out, *norms[1])
 
 
+def _layer_second_residual_from_hidden(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out,
+                                      ffn_b_out, norms, n_heads):
+    from scipy.special import erf
+
+    from autograder.key import reference as ref
+    from autograder.key import reference_n08 as bert
+
+    w_query, w_key, w_value, w_out = attention_w
+    b_query, b_key, b_value, b_out = attention_b
+    weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads)
+    values = ref.split_heads(hidden @ w_value + b_value, n_heads)
+    x = bert.layer_norm(hidden + ref.combine_heads(weights @ values) @ w_out + b_out, *norms[0])
+    inner = x @ ffn_w_in + ffn_b_in
+    return bert.layer_norm(hidden + 0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out, *norms[1])
+
+
+def _kv_repeated_by_their_count(queries, keys, values):
+    copies = keys.shape[-3]  # n_kv_heads where n_heads // n_kv_heads belongs
+    keys, values = np.repeat(keys, copies, axis=-3), np.repeat(values, copies, axis=-3)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(keys.shape[-1])
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True) @ values
+
+
 @pytest.mark.parametrize(("exercise", "function", "mistakes"), [
+    ("bert_layer", _layer_second_residual_from_hidden, ["second_residual_from_block_input"]),
+    ("grouped_query_attention", _kv_repeated_by_their_count, ["kv_heads_repeated_by_their_count"]),
     ("blocked_attention", _blocks_softmaxed_alone, ["blocks_normalised_separately"]),
     ("bert_layer", _layer_without_residuals, ["residual_missing"]),
     ("score_variance", _variance_of_matched_pairs, ["matched_pairs_only"]),
@@ -1779,7 +1805,7 @@ def _layer_without_residuals(hidden, mask, attention_w, attention_b, ffn_w_in, f
     ("bert_embeddings", _words_normalised_first, ["layer_norm_before_the_sum"]),
     ("encode", _encode_with_own_vocabulary, ["token_ids_from_sorted_vocabulary"]),
     ("causal_lm_loss", _loss_of_probabilities, ["loss_without_log_softmax"]),
-], ids=["blocks_softmaxed_alone", "no_residuals", "matched_pairs", "products_of_rows", "entropy_over_sum", "heads_averaged", "norm_before_sum",
+], ids=["second_residual_from_hidden", "kv_repeated_by_count", "blocks_softmaxed_alone", "no_residuals", "matched_pairs", "products_of_rows", "entropy_over_sum", "heads_averaged", "norm_before_sum",
         "own_vocabulary", "loss_of_probabilities"])
 def test_slips_that_several_blind_sets_wrote_are_named(exercise, function, mistakes):
     if exercise in ("bert_embeddings", "bert_layer"):  # the check's own input (notebook 08 stores no plan)
@@ -1857,3 +1883,19 @@ def test_titles_and_hints_say_the_words_learners_use_for_the_slip(mistake, words
     # words the blind sets' authors keyed these slips with, which the earlier wording lacked
     text = f"{CATALOGUE[mistake].title}. {CATALOGUE[mistake].hint}"
     assert all(word in text for word in words), text
+
+
+def test_norms_read_across_the_two_layer_norms_are_named_as_mixed_up():
+    import torch
+
+    from autograder.key import reference_n09 as ref9
+
+    def block_forward(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
+        # norm_1 = (norms[0][0], norms[1][0]), norm_2 = (norms[0][1], norms[1][1]): the layout read across
+        across = torch.as_tensor(norms).transpose(0, 1).contiguous()
+        return torch.as_tensor(ref9.block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out,
+                                          across.numpy(), n_heads))
+
+    message = _failure("block_forward", block_forward, *_visible_inputs("block_forward"))
+    _only_named(message, "layer_norms_mixed_up")
+    assert "norms[0, 1], not norms[1, 0]" in message, message

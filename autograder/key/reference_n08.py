@@ -199,8 +199,10 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
         return hidden + feed_forward(layer_norm(hidden, *norms[1]))
     keep_attention = mistake not in ("attention_residual_missing", "both_residuals_missing")
     keep_ffn = mistake not in ("ffn_residual_missing", "both_residuals_missing")
+    layer_input = hidden
     hidden = layer_norm(hidden * keep_attention + attention(hidden), *norms[0])
-    return layer_norm(hidden * keep_ffn + feed_forward(hidden), *norms[1])
+    added = layer_input if mistake == "second_residual_from_block_input" else hidden  # the ffn's residual
+    return layer_norm(added * keep_ffn + feed_forward(hidden), *norms[1])
 
 
 # --- exercise 5: the whole encoder and mean pooling ----------------------------------------------

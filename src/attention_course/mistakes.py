@@ -549,10 +549,12 @@ _CATALOGUE = [
     ),
     Mistake(
         "layer_norms_mixed_up",
-        "the two layer norms are mixed up: swapped, or one of them used twice",
+        "the two layer norms are mixed up: swapped, or one of them used twice, or their parameters read "
+        "across the two",
         "A layer has two layer norms, each with its own gamma and beta: norm_1 (norms[0]) goes with "
         "the attention and norm_2 (norms[1]) with the feed-forward part (the MLP). Use each once, in "
-        "that order.",
+        "that order. Stacked as (2, 2, d_model), the layout is (norm, gamma or beta): norm_1's beta is "
+        "norms[0, 1], not norms[1, 0].",
     ),
     # --- notebook 07: trainable attention, positions, a key-value cache ---
     Mistake(
@@ -778,7 +780,8 @@ _CATALOGUE = [
         "second_residual_from_block_input",
         "the second residual adds the block's input x instead of h, the output of the first residual",
         "Each residual adds its own sub-layer's input: h = x + attention(norm_1(x)), then "
-        "h + mlp(norm_2(h)). The MLP's residual adds h, not x.",
+        "h + mlp(norm_2(h)). The MLP's residual adds h, not x. In BERT's post-LN layer the feed-forward's "
+        "residual adds the normalised x = layer_norm(hidden + attention(hidden)), not the layer's input hidden.",
     ),
     Mistake(
         "parameters_head_tied",
@@ -922,6 +925,13 @@ _CATALOGUE += [
         "Each of the n_kv_heads key and value heads serves n_heads // n_kv_heads query heads: repeat "
         "both the keys and the values along the heads' axis (np.repeat(..., group, axis=-3)) before "
         "the attention.",
+    ),
+    Mistake(
+        "kv_heads_repeated_by_their_count",
+        "each key/value head repeated n_kv_heads times (their own count), not n_heads // n_kv_heads (the group "
+        "size)",
+        "Each key/value head serves a group of n_heads // n_kv_heads query heads: repeat it that many times "
+        "(np.repeat(keys, n_heads // n_kv_heads, axis=-3)), so that there are as many copies as query heads.",
     ),
     Mistake(
         "online_final_with_last_block_max",

@@ -149,6 +149,7 @@ EXERCISES = [
             "residual_missing": [_with(bert.bert_layer, missing) for missing in (
                 "attention_residual_missing", "ffn_residual_missing", "both_residuals_missing")],
             "layer_norm_before_sublayer": _with(bert.bert_layer, "layer_norm_before_sublayer"),
+            "second_residual_from_block_input": _with(bert.bert_layer, "second_residual_from_block_input"),
             "layer_norms_mixed_up": [_with(bert.bert_layer, mixed) for mixed in (
                 "norms_swapped", "first_norm_twice", "second_norm_twice")],
             "relu_instead_of_gelu": _with(bert.bert_layer, "relu_instead_of_gelu"),

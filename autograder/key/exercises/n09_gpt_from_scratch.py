@@ -73,6 +73,21 @@ def _norm_parameters_swapped(which):
     return change
 
 
+def _norms_read_across(every: bool):
+    """norms (norm, gamma or beta, d_model) read as (gamma or beta, norm, d_model): every parameter
+    (``every``), or only norm_1's beta taken from norms[1, 0]."""
+
+    def change(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
+        norms = np.array(as_float(norms))
+        if every:
+            norms = np.ascontiguousarray(np.swapaxes(norms, 0, 1))
+        else:
+            norms[0, 1] = norms[1, 0]
+        return inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads
+
+    return change
+
+
 def _mlp_weights_reshaped(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads):
     """The MLP's (d_in, d_out) weights reshaped to nn.Linear's (d_out, d_in) instead of transposed."""
     w_in, w_out = as_float(mlp_w_in), as_float(mlp_w_out)
@@ -219,7 +234,9 @@ EXERCISES = [
             "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
             "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
             "biases_missing": _block(mlp_biases=False),
-            "layer_norms_mixed_up": [_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))],
+            "layer_norms_mixed_up": [*(_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))),
+                                     _block_with_inputs(_norms_read_across(every=True)),
+                                     _block_with_inputs(_norms_read_across(every=False))],
             "linear_weight_not_transposed": [
                 _block_with_inputs(_mlp_weights_reshaped),
                 _block(transpose_weights=("query", "key", "value", "out")),

@@ -311,6 +311,14 @@ def _grouped_not_repeated(which):
     return attend
 
 
+def _grouped_repeated_by_their_count(queries, keys, values):
+    """Each key/value head repeated n_kv_heads times (its own count), not n_heads // n_kv_heads: right
+    only where n_heads = n_kv_heads ** 2, a broadcasting error elsewhere."""
+    n_kv = np.shape(keys)[-3]
+    keys, values = (np.repeat(ref.as_float(a), n_kv, axis=-3) for a in (keys, values))
+    return ref.attention(queries, keys, values)  # (..., n_heads, n_queries, d_v)
+
+
 def _grouped_scaled(by: str):
     """Grouped-query attention with the scores divided by the square root of another size: the
     values' width d_v, the number of query heads, or the heads times d_k."""
@@ -391,6 +399,7 @@ EXERCISES = [
         mutants={"kv_heads_grouped_wrong": [_grouped_tiled, _grouped_keys_only_tiled, _grouped_values_only_tiled],
                  "kv_heads_not_repeated": [_grouped_not_repeated("values"), _grouped_not_repeated("keys")],
                  "causal_mask_not_asked": [partial(_grouped_causal, aligned=aligned) for aligned in ("first", "last")],
+                 "kv_heads_repeated_by_their_count": _grouped_repeated_by_their_count,
                  "scale_by_sqrt_d_v": _grouped_scaled("d_v"),
                  "scale_by_number_of_heads": [_grouped_scaled("heads"), _grouped_scaled("heads_times_d_k")]},
     ),
