@@ -63,7 +63,10 @@ EXERCISES = [
         returns="one context vector, a 1-d tensor of length d",
         mutants={
             "returns_weights": lambda weights, inputs: weights,
-            "weights_times_scores": lambda weights, inputs: weights @ (inputs @ inputs.T),
+            # the scores of every query, or of the text's query (token 1), weighted (and summed)
+            "weights_times_scores": [lambda weights, inputs: weights @ (inputs @ inputs.T),
+                                     lambda weights, inputs: weights * (inputs @ inputs[1]),
+                                     lambda weights, inputs: weights @ (inputs @ inputs[1])],
             # the inputs added up or averaged, the weights left out
             "context_without_weights": [lambda weights, inputs: np.sum(inputs, axis=0),
                                         lambda weights, inputs: np.mean(inputs, axis=0)],

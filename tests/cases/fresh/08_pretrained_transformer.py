@@ -191,7 +191,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
                                              ("return layer_norm(x + out, norms[1][0], norms[1][1])",
                                               "return layer_norm(x + out, norms[0][0], norms[0][1])")),
         "uncatalogued:gelu_erf_without_sqrt2": _layer(("erf(inner / np.sqrt(2.0))", "erf(inner / 2.0)")),
-        "uncatalogued:second_residual_from_layer_input": _layer(("layer_norm(x + out,", "layer_norm(hidden + out,")),
+        "second_residual_from_block_input:second_residual_from_layer_input": _layer(("layer_norm(x + out,", "layer_norm(hidden + out,")),
     },
     "sentence_embedding": {
         "mean_pool_includes_padding": _sentence(

@@ -290,7 +290,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
     "layer_norms_mixed_up:layer_norms_exchanged": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]")
     .replace("layer_norm(x + ffn_out, norms[1][0], norms[1][1])", "layer_norm(x + ffn_out, norms[0][0], norms[0][1])"),
     "uncatalogued:gamma_beta_swapped": _slip("norms[0][0], norms[0][1]", "norms[0][1], norms[0][0]"),
-    "uncatalogued:ffn_residual_from_layer_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
+    "second_residual_from_block_input:ffn_residual_from_layer_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
 }
 
 MISTAKES["sentence_embedding"] = {

@@ -133,7 +133,7 @@ def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads):
         "biases_missing:b_out": _slip(("@ wo + bo", "@ wo")),
         "missing_output_projection": _slip(("combine_heads(a @ v) @ wo + bo", "combine_heads(a @ v) + bo")),
         "mixed_up_projections:values_from_w_key": _slip(("hidden @ wv + bv", "hidden @ wk + bv")),
-        "uncatalogued:residual_from_layer_input": _slip(("layer_norm(x + out,", "layer_norm(hidden + out,")),
+        "second_residual_from_block_input:residual_from_layer_input": _slip(("layer_norm(x + out,", "layer_norm(hidden + out,")),
         "layer_norms_mixed_up:norms_exchanged": _slip(("norms[0][0], norms[0][1]", "NORM_A"), ("norms[1][0], norms[1][1]", "norms[0][0], norms[0][1]"),
                                                ("NORM_A", "norms[1][0], norms[1][1]")),
         "layer_norm_before_sublayer": '''

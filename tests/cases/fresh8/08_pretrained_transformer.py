@@ -214,7 +214,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
         "context = (weights @ values).reshape(hidden.shape)"),
     "layer_norms_mixed_up:norms_swapped": _slip("norms[0][0], norms[0][1]", "norms[1][0], norms[1][1]",
                                         "x + ffn_out, norms[1][0], norms[1][1]", "x + ffn_out, norms[0][0], norms[0][1]"),
-    "uncatalogued:ffn_residual_from_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
+    "second_residual_from_block_input:ffn_residual_from_input": _slip("layer_norm(x + ffn_out,", "layer_norm(hidden + ffn_out,"),
 }
 VARIANTS["bert_layer"] = {
     "template": _LAYER,

@@ -277,7 +277,7 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
                                                ("return layer_norm(x + ffn_out, norms[1][0], norms[1][1])",
                                                 "return layer_norm(x + ffn_out, norms[0][0], norms[0][1])")),
     "uncatalogued:feed_forward_on_layer_input": _slip(_LAYER, ("h = x @ ffn_w_in", "h = hidden @ ffn_w_in")),
-    "uncatalogued:second_residual_from_layer_input": _slip(_LAYER, ("layer_norm(x + ffn_out,",
+    "second_residual_from_block_input:second_residual_from_layer_input": _slip(_LAYER, ("layer_norm(x + ffn_out,",
                                                                     "layer_norm(hidden + ffn_out,")),
 }
 VARIANTS["bert_layer"] = {
