@@ -74,18 +74,18 @@ def online_softmax(scores, block):
         m = new_m
     return np.exp(scores - m) / s
 '''),
-        "sum_starts_at_one": (['running sum', 'start', 'zero', 'initial'], '''
+        "max_frozen_after_first_block": (['running maximum', 'overflow', 'update'], '''
 def online_softmax(scores, block):
     scores = np.asarray(scores)
     n = scores.shape[-1]
     dtype = np.result_type(scores.dtype, np.float32)
-    m = np.full(scores.shape[:-1] + (1,), -np.inf, dtype=dtype)
-    s = np.ones(scores.shape[:-1] + (1,), dtype=dtype)
+    m = None
+    s = np.zeros(scores.shape[:-1] + (1,), dtype=dtype)
     for start in range(0, n, block):
         chunk = scores[..., start:start + block]
-        new_m = np.maximum(m, chunk.max(axis=-1, keepdims=True))
-        s = s * np.exp(m - new_m) + np.exp(chunk - new_m).sum(axis=-1, keepdims=True)
-        m = new_m
+        if m is None:
+            m = chunk.max(axis=-1, keepdims=True)
+        s = s + np.exp(chunk - m).sum(axis=-1, keepdims=True)
     return np.exp(scores - m) / s
 '''),
     },
