@@ -87,7 +87,7 @@ BLIND = REPO / "tests" / "blind"
 FRESH_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
 # the blind sets: written from the learner notebooks alone, each mistake keyed in plain words
 BLIND_SETS = ("blind1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-              "blind10", "blind11", "blind12", "blind13")
+              "blind10", "blind11", "blind12", "blind13", "blind14", "blind15")
 SETS = {"design": CASES, "heldout": CASES / "heldout", **{name: CASES / name for name in FRESH_SETS},
         **{name: BLIND / name for name in BLIND_SETS}}
 # sets whose cases for one notebook may be spread over several files, <notebook>*.py, merged
