@@ -1753,38 +1753,6 @@ def _blocks_softmaxed_alone(queries, keys, values, block, causal=False):
     return sum(outputs) / len(outputs)
 
 
-def _layer_without_residuals(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
-                             norms, n_heads):
-    from scipy.special import erf
-
-    from autograder.key import reference as ref
-    from autograder.key import reference_n08 as bert
-
-    w_query, w_key, w_value, w_out = attention_w
-    b_query, b_key, b_value, b_out = attention_b
-    weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads)
-    values = ref.split_heads(hidden @ w_value + b_value, n_heads)
-    x = bert.layer_norm(ref.combine_heads(weights @ values) @ w_out + b_out, *norms[0])  # no hidden +
-    inner = x @ ffn_w_in + ffn_b_in
-    return bert.layer_norm(0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out, *norms[1])
-
-
-def _layer_second_residual_from_hidden(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out,
-                                      ffn_b_out, norms, n_heads):
-    from scipy.special import erf
-
-    from autograder.key import reference as ref
-    from autograder.key import reference_n08 as bert
-
-    w_query, w_key, w_value, w_out = attention_w
-    b_query, b_key, b_value, b_out = attention_b
-    weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads)
-    values = ref.split_heads(hidden @ w_value + b_value, n_heads)
-    x = bert.layer_norm(hidden + ref.combine_heads(weights @ values) @ w_out + b_out, *norms[0])
-    inner = x @ ffn_w_in + ffn_b_in
-    return bert.layer_norm(hidden + 0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out, *norms[1])
-
-
 def _kv_repeated_by_their_count(queries, keys, values):
     copies = keys.shape[-3]  # n_kv_heads where n_heads // n_kv_heads belongs
     keys, values = np.repeat(keys, copies, axis=-3), np.repeat(values, copies, axis=-3)
@@ -1793,11 +1761,33 @@ def _kv_repeated_by_their_count(queries, keys, values):
     return weights / weights.sum(axis=-1, keepdims=True) @ values
 
 
+def _learner_bert_layer(residuals: str):
+    """A post-LN BERT layer written out: its residuals as asked (``"none"``, or ``"from_hidden"``: the
+    feed-forward's residual adds the layer's input, not the normalised x)."""
+    from scipy.special import erf
+
+    from autograder.key import reference as ref
+    from autograder.key import reference_n08 as bert
+
+    def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms, n_heads):
+        w_query, w_key, w_value, w_out = attention_w
+        b_query, b_key, b_value, b_out = attention_b
+        weights = bert.bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads)
+        values = ref.split_heads(hidden @ w_value + b_value, n_heads)
+        attended = ref.combine_heads(weights @ values) @ w_out + b_out
+        x = bert.layer_norm(attended if residuals == "none" else hidden + attended, *norms[0])
+        inner = x @ ffn_w_in + ffn_b_in
+        out = 0.5 * inner * (1 + erf(inner / np.sqrt(2))) @ ffn_w_out + ffn_b_out
+        return bert.layer_norm({"none": out, "from_hidden": hidden + out}[residuals], *norms[1])
+
+    return bert_layer
+
+
 @pytest.mark.parametrize(("exercise", "function", "mistakes"), [
-    ("bert_layer", _layer_second_residual_from_hidden, ["second_residual_from_block_input"]),
+    ("bert_layer", _learner_bert_layer("from_hidden"), ["second_residual_from_block_input"]),
     ("grouped_query_attention", _kv_repeated_by_their_count, ["kv_heads_repeated_by_their_count"]),
     ("blocked_attention", _blocks_softmaxed_alone, ["blocks_normalised_separately"]),
-    ("bert_layer", _layer_without_residuals, ["residual_missing"]),
+    ("bert_layer", _learner_bert_layer("none"), ["residual_missing"]),
     ("score_variance", _variance_of_matched_pairs, ["matched_pairs_only"]),
     ("score_variance", _variance_of_products, ["sum_instead_of_dot"]),
     ("attention_entropy", _entropy_of_scores_over_their_sum, ["normalise_by_sum"]),
