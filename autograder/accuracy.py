@@ -183,7 +183,9 @@ def own_tests(grade_id: str, tests: list[str]) -> set[str]:
 
 def cases_job(name: str, case_sets: list[str], plan: dict) -> tuple[Job, dict[str, tuple]]:
     """One "cases" job for a notebook: its learner copy with every answer filled in, and every case of
-    the given sets; and {case id: (set, exercise, kind, case, own test grade_ids)}."""
+    the given sets; and {case id: (set, exercise, kind, case, own test grade_ids, keyed words, the id
+    of the case whose run it shares)}. A source written again for the same exercise (by another set,
+    or as a mistake and a variant) runs once: a third of all cases are such repeats."""
     source = nbio.read(SOLUTIONS / f"{name}.ipynb")
     learner = nbio.read(NOTEBOOKS / f"{name}.ipynb")
     solved = nbio.fill_solutions(learner, source)
@@ -192,6 +194,7 @@ def cases_job(name: str, case_sets: list[str], plan: dict) -> tuple[Job, dict[st
     tests = [cell.grade_id for cell in cells if cell.kind == "test"]
     given = {c.source for c in learner.cells if c.cell_type == "code"}
     cases, about = [], {}
+    runs: dict[tuple[str, str], str] = {}  # (exercise, source) -> the case id that runs it
     for case_set in case_sets:
         mistakes, variants = load_cases(name, case_set)
         for kind, table in (("mistake", mistakes), ("variant", variants)):
@@ -202,9 +205,12 @@ def cases_job(name: str, case_sets: list[str], plan: dict) -> tuple[Job, dict[st
                 for case, entry in entries.items():
                     code = entry[1] if isinstance(entry, tuple) else entry
                     case_id = f"{case_set}|{kind}|{grade_id}|{case}"
-                    cases.append(Case(case_id, by_id[grade_id].index, code, by_id[grade_id].source,
-                                      [by_id[t].index for t in own]))
-                    about[case_id] = (case_set, grade_id, kind, case, own, entry[0] if isinstance(entry, tuple) else [])
+                    if (grade_id, code) not in runs:
+                        runs[grade_id, code] = case_id
+                        cases.append(Case(case_id, by_id[grade_id].index, code, by_id[grade_id].source,
+                                          [by_id[t].index for t in own]))
+                    about[case_id] = (case_set, grade_id, kind, case, own,
+                                      entry[0] if isinstance(entry, tuple) else [], runs[grade_id, code])
     checks = {cell.index: plan.get(cell.grade_id, []) for cell in cells if cell.kind == "test"}
     job = Job("cases", cells, Limits(cell_timeout=60, notebook_timeout=3600), checks,
               plans.skippable(cells, plan, given), f"{name}.ipynb", nbio.dumps(solved), cases=cases)
@@ -245,10 +251,9 @@ def outcomes_of(name: str, job: Job, result, about: dict, key) -> list[Outcome]:
         return judged[digest]
 
     outcomes = []
-    for case in job.cases:
-        case_set, grade_id, kind, name_of_case, own, words = about[case.id]
+    for case_set, grade_id, kind, name_of_case, own, words, ran_as in about.values():
         outcome = Outcome(name, grade_id, kind, name_of_case, case_set=case_set, words=list(words))
-        ran = result.cases.get(case.id)
+        ran = result.cases.get(ran_as)
         failures = {}
         if isinstance(ran, str) or ran is None:
             failures = {test: f"CellTimeoutError: {ran or 'not run'}" for test in own}

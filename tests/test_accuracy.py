@@ -197,3 +197,19 @@ def test_fresh_named_share_is_reported(case_set):
     print("\n" + table(outcomes) + f"\nnamed {named} of {bugs} catalogued {case_set} bugs")
     measured = json.loads(measured_file(case_set).read_text(encoding="utf-8"))
     assert named >= sum(v == "named" for cases in measured.values() for v in cases.values())
+
+
+def test_a_source_written_again_for_the_same_exercise_runs_once(monkeypatch):
+    """Cases of one exercise with the very same source (in two sets, or a mistake and a variant) share
+    one run in the sandbox, and each keeps its own outcome."""
+    from autograder import accuracy, plans
+
+    source = "def scores_for_query(query, inputs):\n    return inputs @ query\n"
+    tables = {"a": ({"scores_for_query": {"same": (["x"], source)}}, {}),
+              "b": ({}, {"scores_for_query": {"again": source, "other": source + "# another line\n"}})}
+    monkeypatch.setattr(accuracy, "load_cases", lambda notebook, case_set: tables[case_set])
+    name = "01_attention_without_weights"
+    job, about = accuracy.cases_job(name, ["a", "b"], plans.stored(name))
+    assert [case.id for case in job.cases] == ["a|mistake|scores_for_query|same", "b|variant|scores_for_query|other"]
+    assert about["b|variant|scores_for_query|again"][-1] == "a|mistake|scores_for_query|same"
+    assert [info[3] for info in about.values()] == ["same", "again", "other"]
