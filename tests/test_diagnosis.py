@@ -1889,3 +1889,14 @@ def test_norms_read_across_the_two_layer_norms_are_named_as_mixed_up():
     message = _failure("block_forward", block_forward, *_visible_inputs("block_forward"))
     _only_named(message, "layer_norms_mixed_up")
     assert "norms[0, 1], not norms[1, 0]" in message, message
+
+
+def test_parts_that_do_not_broadcast_on_a_stack_of_weights_are_told_the_first_axes_too():
+    def head_patterns(weights):  # np.diagonal without axes, its parts broadcast before stacking
+        previous = np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
+        special = (weights[..., :, 0] + weights[..., :, -1]).mean(axis=-1)
+        itself = np.diagonal(weights).mean(axis=-1)
+        return np.stack(np.broadcast_arrays(previous, special, itself), axis=-1)
+
+    message = _failure("head_patterns", head_patterns, RNG.dirichlet(np.ones(5), size=(3, 2, 5)))
+    assert "do not broadcast" in message and "axis1=-2, axis2=-1" in message, message

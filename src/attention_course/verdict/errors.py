@@ -220,9 +220,12 @@ def explain_error(message: str, exercise: str, probe: dict, framework: str) -> s
         return ("torch.multinomial got probabilities with inf or nan in them: was something divided by zero, such as "
                 "the logits by a temperature of 0? At temperature 0 the draw is the argmax (greedy decoding): take "
                 "it instead of sampling, without dividing.")
-    if "all input arrays must have the same shape" in message:
+    if "all input arrays must have the same shape" in message or "cannot be broadcast to a single shape" in message:
         stacked = ("np.stack got arrays of different shapes: does each step of the loop slice or compute something "
-                   "of another shape than the others (a slice of rows where one of columns is meant)?")
+                   "of another shape than the others (a slice of rows where one of columns is meant)?"
+                   if "all input arrays" in message else
+                   "the parts to be combined have shapes that do not broadcast: is one of them computed over other "
+                   "axes than the others?")
         if any(v.ndim > 2 for v in _inputs(probe)):
             stacked += (" Or a step works on the first axes where the last two are meant, which only a 2-D input "
                         "hides: " + _FIRST_AXES)
