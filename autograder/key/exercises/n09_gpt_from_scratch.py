@@ -115,19 +115,8 @@ def _norm_divided_by(denominator):
     return layer_norm
 
 
-def _log_of_softmax_loss(logits, targets):
-    """The loss as log(softmax(logits)) picked at the targets: a probability that underflows to 0 in
-    the logits' own precision gives log(0) = -inf, where log_softmax stays finite."""
-    logits = as_float(logits)
-    probabilities = ref.softmax(logits, axis=-1)  # (batch, tokens, vocab)
-    picked = np.take_along_axis(probabilities, np.asarray(targets).astype(np.int64)[..., None], axis=-1)[..., 0]
-    with np.errstate(divide="ignore"):
-        return -np.log(picked).mean()
-
-
 def _picked_loss(transform):
-    """-mean of transform(logits) picked at the targets: the raw logits, or the probabilities without
-    their log, where the log-softmax belongs."""
+    """-mean of transform(logits) picked at the targets, where transform should be the log-softmax."""
 
     def loss(logits, targets):
         picked = np.take_along_axis(transform(as_float(logits)), np.asarray(targets).astype(np.int64)[..., None],
@@ -135,6 +124,13 @@ def _picked_loss(transform):
         return -picked.mean()
 
     return loss
+
+
+def _log_of_softmax(logits):
+    """log(softmax(logits)): a probability that underflows to 0 in the logits' own precision gives
+    log(0) = -inf, where log_softmax stays finite."""
+    with np.errstate(divide="ignore"):
+        return np.log(ref.softmax(logits, axis=-1))  # (batch, tokens, vocab)
 
 
 def _top_k_over_whole_batch(logits, temperature, top_k=None):
@@ -282,7 +278,7 @@ EXERCISES = [
             "loss_sign_flipped": _with(ref9.causal_lm_loss, sign=1.0),
             "softmax_no_max_subtraction": _with(ref9.causal_lm_loss, stable=False),
             "loss_softmax_over_tokens": _with(ref9.causal_lm_loss, axis=-2),
-            "log_of_softmax": _log_of_softmax_loss,
+            "log_of_softmax": _picked_loss(_log_of_softmax),
             "loss_without_log_softmax": [_picked_loss(lambda logits: logits),
                                          _picked_loss(lambda logits: ref.softmax(logits, axis=-1))],
         },

@@ -91,6 +91,13 @@ _FIRST_AXES = ("np.diagonal and np.trace take axes 0 and 1 unless given axis1=-2
                "leading (batch) axis.")
 
 
+def _or_first_axes(said: str, probe: dict) -> str:
+    """``said``, and on an input with leading axes the steps that read the first axes."""
+    if any(v.ndim > 2 for v in _inputs(probe)):
+        return f"{said} Or a step works on the first axes where the last two are meant, which only a 2-D input hides: {_FIRST_AXES}"
+    return said
+
+
 def _broadcast(first: tuple, second: tuple, sizes: dict, probe: dict, axis: str) -> str:
     """Two shapes that do not broadcast: a reduction that lost its axis, axes of length 1 missing, or
     an element-wise product where a matrix product is asked."""
@@ -220,16 +227,13 @@ def explain_error(message: str, exercise: str, probe: dict, framework: str) -> s
         return ("torch.multinomial got probabilities with inf or nan in them: was something divided by zero, such as "
                 "the logits by a temperature of 0? At temperature 0 the draw is the argmax (greedy decoding): take "
                 "it instead of sampling, without dividing.")
-    if "all input arrays must have the same shape" in message or "cannot be broadcast to a single shape" in message:
-        stacked = ("np.stack got arrays of different shapes: does each step of the loop slice or compute something "
-                   "of another shape than the others (a slice of rows where one of columns is meant)?"
-                   if "all input arrays" in message else
-                   "the parts to be combined have shapes that do not broadcast: is one of them computed over other "
-                   "axes than the others?")
-        if any(v.ndim > 2 for v in _inputs(probe)):
-            stacked += (" Or a step works on the first axes where the last two are meant, which only a 2-D input "
-                        "hides: " + _FIRST_AXES)
-        return stacked
+    if "all input arrays must have the same shape" in message:
+        return _or_first_axes("np.stack got arrays of different shapes: does each step of the loop slice or compute "
+                              "something of another shape than the others (a slice of rows where one of columns is "
+                              "meant)?", probe)
+    if "cannot be broadcast to a single shape" in message:
+        return _or_first_axes("the parts to be combined have shapes that do not broadcast: is one of them computed "
+                              "over other axes than the others?", probe)
     if "array split does not result in an equal division" in message:
         return ("np.split cuts axis 0 unless told otherwise: split along the axis whose size the number of parts "
                 "divides (the features, axis=-1)?")
