@@ -396,11 +396,27 @@ def _candidate_sites(function: types.FunctionType) -> list[tuple[int, int, str]]
     return found
 
 
-def _bindings(function: types.FunctionType) -> list[tuple[types.ModuleType, str]]:
-    """Every (module, name) of the key that holds ``function``: where an edited copy must be put."""
-    return [(module, name) for module_name, module in list(sys.modules.items())
-            if module_name.startswith("autograder.key") and module is not None
-            for name, value in list(vars(module).items()) if value is function]
+def _bindings(function: types.FunctionType) -> list[tuple[object, str | int]]:
+    """Every place of the key that holds ``function``, where an edited copy must be put: a module's
+    name, or a default of one of the key's functions (a step it takes by default, ``activation=gelu``):
+    ``(module, name)``, ``(holder, keyword)`` or ``(holder, index of its positional default)``."""
+    modules = [module for module_name, module in list(sys.modules.items())
+               if module_name.startswith("autograder.key") and module is not None]
+    names = [(module, name) for module in modules for name, value in list(vars(module).items()) if value is function]
+    holders = {id(v): v for module in modules for v in list(vars(module).values()) if isinstance(v, types.FunctionType)}
+    defaults = [(holder, key) for holder in holders.values()
+                for key, value in [*(holder.__kwdefaults__ or {}).items(), *enumerate(holder.__defaults__ or ())]
+                if value is function]
+    return [*names, *defaults]
+
+
+def _put(place: object, key: str | int, value: types.FunctionType) -> None:
+    if isinstance(place, types.ModuleType):
+        setattr(place, key, value)
+    elif isinstance(key, str):
+        place.__kwdefaults__ = {**place.__kwdefaults__, key: value}
+    else:
+        place.__defaults__ = tuple(value if i == key else d for i, d in enumerate(place.__defaults__))
 
 
 def _with_edited(root: Callable, function: types.FunctionType, edited: types.FunctionType) -> Callable:
@@ -411,13 +427,13 @@ def _with_edited(root: Callable, function: types.FunctionType, edited: types.Fun
 
     def mutant(*args, **kwargs):
         with _LOCK:
-            for module, name in bindings:
-                setattr(module, name, edited)
+            for place, key in bindings:
+                _put(place, key, edited)
             try:
                 return root(*args, **kwargs)
             finally:
-                for module, name in bindings:
-                    setattr(module, name, function)
+                for place, key in bindings:
+                    _put(place, key, function)
 
     return mutant
 

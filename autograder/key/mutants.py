@@ -25,6 +25,18 @@ def softmax_over_all_entries(scores, axis=None):
     return softmax(as_float(scores).reshape(-1)).reshape(np.shape(scores))
 
 
+def relu(x):
+    """ReLU where GELU belongs."""
+    return np.maximum(as_float(x), 0)
+
+
+def gelu_tanh(x):
+    """GELU's tanh approximation (``approximate="tanh"``, GPT-2's) where the exact erf form belongs."""
+    x = as_float(x)
+    inner = np.sqrt(2 / np.pi, dtype=x.dtype) * (x + x.dtype.type(0.044715) * x**3)
+    return 0.5 * x * (1 + np.tanh(inner))
+
+
 # --- splitting and combining heads, wrong: a reshape without the transpose, or interleaved columns --
 
 

@@ -24,7 +24,7 @@ from scipy.special import erf
 
 from . import reference as ref
 from .mistakes import MASK_FINITE_VALUE
-from .mutants import masked_after_softmax
+from .mutants import gelu_tanh, masked_after_softmax, relu
 from .reference import as_float, combine_heads, split_heads
 
 EPS = 1e-12  # layer_norm_eps of the model's config.json
@@ -38,13 +38,9 @@ def layer_norm(x, gamma, beta, eps=EPS):
     return (x - mean) / np.sqrt(variance + eps) * as_float(gamma) + as_float(beta)
 
 
-def gelu(x, mistake=None):
+def gelu(x):
+    """The exact GELU, x * Phi(x), as torch.nn.GELU() and BERT compute it."""
     x = as_float(x)
-    if mistake == "relu_instead_of_gelu":
-        return np.maximum(x, 0)
-    if mistake == "gelu_tanh_approximation":
-        inner = np.sqrt(2 / np.pi, dtype=x.dtype) * (x + x.dtype.type(0.044715) * x**3)
-        return 0.5 * x * (1 + np.tanh(inner))
     return 0.5 * x * (1 + erf(x / np.sqrt(2, dtype=x.dtype)))
 
 
@@ -191,8 +187,8 @@ def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w
         return context @ w_out + b_out
 
     def feed_forward(x):
-        activation = mistake if mistake in ("relu_instead_of_gelu", "gelu_tanh_approximation") else None
-        return gelu(x @ as_float(ffn_w_in) + ffn_b_in, activation) @ as_float(ffn_w_out) + ffn_b_out
+        activation = {"relu_instead_of_gelu": relu, "gelu_tanh_approximation": gelu_tanh}.get(mistake, gelu)
+        return activation(x @ as_float(ffn_w_in) + ffn_b_in) @ as_float(ffn_w_out) + ffn_b_out
 
     if mistake == "layer_norm_before_sublayer":
         hidden = hidden + attention(layer_norm(hidden, *norms[0]))

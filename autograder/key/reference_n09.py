@@ -94,15 +94,15 @@ def causal_attention(queries, keys, values, *, mask="lower_right", masking="-inf
 
 
 def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads, *,
-          order="pre", residual=("attention", "mlp"), residual_from="inputs", activation=None,
+          order="pre", residual=("attention", "mlp"), residual_from="inputs", activation=gelu,
           mlp_biases=True, norm_axis=-1, norm_order=(0, 1), second_residual_from="hidden", **attention_knobs):
     """A pre-LayerNorm GPT block: ``h = x + attn(LN1(x))``, ``out = h + mlp(LN2(h))``.
 
     ``attention_w``: (4, d, d) W_Q, W_K, W_V, W_O; the MLP's weights course-style; ``norms``
     (2, 2, d). Knobs: ``order`` ``post`` (BERT's post-LN: ``LN(x + sublayer(x))``) or ``none`` (no
     layer norm); ``residual`` the sub-layers that keep their residual connection; ``residual_from``
-    ``normalised`` (the normalised input added back instead of the input); ``activation`` a
-    mistake of :func:`gelu` (``relu_instead_of_gelu``, ``gelu_tanh_approximation``);
+    ``normalised`` (the normalised input added back instead of the input); ``activation`` another
+    function in GELU's place (:func:`..mutants.relu`, :func:`..mutants.gelu_tanh`);
     ``mlp_biases`` False; ``norm_axis`` another axis for the layer norms; ``norm_order`` which of the
     two layer norms each place uses ((1, 0) swapped, (0, 0) the first twice); ``second_residual_from``
     ``inputs`` (the MLP's residual adds the block's input x instead of h); the others go to 07's
@@ -122,7 +122,7 @@ def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, 
 
     def mlp(value):
         inner = value @ as_float(mlp_w_in) + (as_float(mlp_b_in) if mlp_biases else 0.0)
-        return gelu(inner, activation) @ as_float(mlp_w_out) + (as_float(mlp_b_out) if mlp_biases else 0.0)
+        return activation(inner) @ as_float(mlp_w_out) + (as_float(mlp_b_out) if mlp_biases else 0.0)
 
     if order == "post":
         hidden = norm(x + attend(x) if "attention" in residual else attend(x), 0)

@@ -16,7 +16,7 @@ import numpy as np
 from .. import reference as ref
 from .. import reference_n07 as ref7
 from .. import reference_n09 as ref9
-from ..mutants import head_layout_mutants
+from ..mutants import gelu_tanh, head_layout_mutants, relu
 from ..reference import as_float
 from . import Exercise
 
@@ -227,8 +227,8 @@ EXERCISES = [
             "residual_after_norm": [_block(residual_from="normalised"), _block_by_steps(first_from="normalised"),
                                     _block_by_steps(second_from="normalised")],
             "second_residual_from_block_input": _block(second_residual_from="inputs"),
-            "relu_instead_of_gelu": _block(activation="relu_instead_of_gelu"),
-            "gelu_tanh_approximation": _block(activation="gelu_tanh_approximation"),
+            "relu_instead_of_gelu": _block(activation=relu),
+            "gelu_tanh_approximation": _block(activation=gelu_tanh),
             "biases_missing": _block(mlp_biases=False),
             "layer_norms_mixed_up": [*(_block(norm_order=order) for order in ((1, 0), (0, 0), (1, 1))),
                                      _block_with_inputs(_norms_read_across(every=True)),
