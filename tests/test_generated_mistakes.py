@@ -122,3 +122,18 @@ def test_the_softmax_reference_is_edited_in_its_module_only_for_one_call():
     scores = RNG.normal(size=(2, 4))
     assert not np.allclose(edit(scores), original(scores))
     assert ref.softmax is original
+
+
+def test_a_step_taken_by_default_is_edited_where_it_is_held_for_one_call():
+    from autograder.key import reference_n08 as bert
+
+    default = bert.bert_embeddings.__kwdefaults__["added"]
+    mutants = generated_mutants(bert.bert_embeddings)
+    edit = mutants[GENERATED + "`types` subtracted where it is added (in `summed`)"][0]
+    ids, types = np.array([[1, 2, 0]]), np.array([[0, 1, 1]])
+    tables = [RNG.normal(size=shape) for shape in ((4, 6), (5, 6), (2, 6))]
+    norm = np.stack([np.ones(6), np.zeros(6)])
+    right = bert.bert_embeddings(ids, types, *tables, norm)
+    assert not np.allclose(edit(ids, types, *tables, norm), right)
+    assert bert.bert_embeddings.__kwdefaults__["added"] is default
+    assert np.array_equal(bert.bert_embeddings(ids, types, *tables, norm), right)

@@ -14,10 +14,11 @@ every probe, as it does catalogued mutants; a generated mutant's mistake id is i
 the prefix :data:`PREFIX` (``attention_course.verdict.slips.GENERATED``), so two edits that give the
 same description count as one explanation.
 
-Keyword-only parameters of the key's functions are the knobs that make catalogued mistakes on
-purpose: no edit touches an expression that reads one (those mistakes are catalogued already).
-A helper is edited in its module's namespace for the duration of one call, under the lock that the
-shared mistakes use (:func:`autograder.key.mistakes.replaced`).
+Keyword-only parameters of the key's functions are the steps a catalogued mistake replaces: no edit
+touches an expression that calls one (replacing it is the catalogue's job), but the step each takes
+by default is edited as any other function of the key is. A helper or a default step is edited
+where it is held (its module's namespace, the defaults of the functions that take it) for the
+duration of one call, under the lock that the shared mistakes use (:func:`autograder.key.mistakes.replaced`).
 """
 
 from __future__ import annotations
@@ -41,9 +42,6 @@ _EDITABLE = ("autograder.key.reference",)
 
 # functions never edited: a lambda (no source of its own), the conversion every step starts with
 _NOT_EDITED = {"<lambda>", "as_float"}
-
-# parameters that choose a catalogued mistake where a function takes them positionally (notebook 08's)
-_KNOB_NAMES = {"mistake", "short"}
 
 # readable names of the key's quantities: a variable or parameter -> what it is, in plain words
 GLOSSARY: dict[str, str] = {
@@ -275,7 +273,7 @@ def _parsed(function: types.FunctionType) -> tuple[ast.Module, ast.FunctionDef]:
 def _site(function: types.FunctionType) -> _Site:
     _, definition = _parsed(function)
     knobs = frozenset(a.arg for d in ast.walk(definition) if isinstance(d, (ast.FunctionDef, ast.Lambda))
-                      for a in (*d.args.kwonlyargs, *d.args.args) if a in d.args.kwonlyargs or a.arg in _KNOB_NAMES)
+                      for a in d.args.kwonlyargs)
     nested = {d.name for d in ast.walk(definition) if isinstance(d, ast.FunctionDef) and d is not definition}
     assigned = [n.id for n in ast.walk(definition) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     params = [a.arg for a in (*definition.args.posonlyargs, *definition.args.args)]

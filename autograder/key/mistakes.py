@@ -372,8 +372,9 @@ def argument_mutants(reference: Callable, returns_tuple: bool = False) -> dict[s
         found["loop_leftover"] += [_row_left_zero(reference, 0, axis=-3), _row_left_zero(reference, -1, axis=-3),
                                    _stack_cut(reference)]
     # integers where floats belong: the inputs cast to int (truncated), or the result
+    positional = [p for p in inspect.signature(reference).parameters.values() if p.kind != p.KEYWORD_ONLY]
     found["integer_arithmetic"] = [_truncated_inputs(reference),
-                                   *(_truncated_inputs(reference, i) for i in range(len(names))),
+                                   *(_truncated_inputs(reference, i) for i in range(len(positional))),
                                    lambda *a, **k: np.trunc(np.asarray(reference(*a, **k), dtype=np.float64))]
     return found
 

@@ -2,10 +2,11 @@
 
 Every function takes NumPy arrays (and ints) in the course's conventions: token vectors are rows,
 weights multiply on the right (``x @ w``), a padding ``mask`` is ``(batch, tokens)`` with 1 for a
-real token and 0 for padding (what a tokenizer returns as ``attention_mask``). Each function has a
-``mistake`` knob that makes exactly one catalogued mistake (see :mod:`attention_course.mistakes`);
-``mistake=None`` is the reference. Exercises and their mutants are built from these in
-``exercises/n08_pretrained_transformer.py``.
+real token and 0 for padding (what a tokenizer returns as ``attention_mask``). The functions are
+right answers only, written as compositions of small steps that each takes as a keyword argument
+with the right step as its default; a mistake is one step replaced by a wrong one
+(``exercises/n08_pretrained_transformer.py``), and the generated one-edit mutants edit the default
+steps too (:mod:`.generated`).
 
 Layouts of the stacked weights (what ``attention_matrices`` returns and the notebook stacks over
 layers):
@@ -23,8 +24,6 @@ import numpy as np
 from scipy.special import erf
 
 from . import reference as ref
-from .mistakes import MASK_FINITE_VALUE
-from .mutants import gelu_tanh, masked_after_softmax, relu
 from .reference import as_float, combine_heads, split_heads
 
 EPS = 1e-12  # layer_norm_eps of the model's config.json
@@ -47,218 +46,179 @@ def gelu(x):
 # --- exercise 1: PyTorch's (out, in) weights into x @ w matrices ---------------------------------
 
 
-def attention_matrices(query_weight, key_weight, value_weight, output_weight, mistake=None):
+def attention_matrices(query_weight, key_weight, value_weight, output_weight):
     """(4, d_model, d_model): each nn.Linear weight (out, in) transposed to (in, out)."""
-    weights = [as_float(w) for w in (query_weight, key_weight, value_weight, output_weight)]
-    if mistake == "weights_not_transposed":
-        return np.stack(weights)
-    if mistake == "output_weight_not_transposed":  # catalogued as weights_not_transposed
-        return np.stack([w.T for w in weights[:3]] + [weights[3]])
-    return np.stack([w.T for w in weights])
+    return np.stack([as_float(w).T for w in (query_weight, key_weight, value_weight, output_weight)])
 
 
 # --- exercise 2: the embeddings ------------------------------------------------------------------
 
 
+def counted_positions(token_ids):
+    """The position of each token: 0, 1, ..., tokens - 1."""
+    return np.arange(token_ids.shape[-1])  # (tokens,)
+
+
+def given_types(token_ids, token_types, n_types):
+    return token_types
+
+
+def summed(words, positions, types):
+    return words + positions + types  # (tokens, d_model) positions broadcast over the batch
+
+
+def normalised(hidden, embedding_norm):
+    """Each vector layer-normalised with [gamma, beta] = ``embedding_norm``."""
+    return layer_norm(hidden, embedding_norm[0], embedding_norm[1])
+
+
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
-                    embedding_norm, mistake=None):
+                    embedding_norm, *, positions=counted_positions, types=given_types, added=summed,
+                    norm=normalised):
     """(batch, tokens, d_model): word + position + token type embeddings, layer-normalised."""
     token_ids, token_types = np.asarray(token_ids), np.asarray(token_types)
-    n_tokens = token_ids.shape[-1]
-    positions = np.arange(n_tokens) + (1 if mistake == "positions_off_by_one" else 0)
-    hidden = as_float(word_embeddings)[token_ids]  # (batch, tokens, d_model)
-    # catalogued as embedding_lookup_wrong_ids: positions or types looked up by the token ids, types by row 0
-    if mistake == "positions_from_token_ids":
-        positions = token_ids
-    if mistake in ("types_from_token_ids", "types_all_zero"):
-        n_types = np.shape(type_embeddings)[0]
-        token_types = token_ids % n_types if mistake == "types_from_token_ids" else np.zeros_like(token_types)
-    if mistake != "position_embeddings_missing":
-        hidden = hidden + as_float(position_embeddings)[positions]  # (tokens, d_model) broadcasts
-    if mistake != "token_type_embeddings_missing":
-        hidden = hidden + as_float(type_embeddings)[token_types]
-    if mistake == "embedding_layer_norm_missing":
-        return hidden
-    embedding_norm = as_float(embedding_norm)
-    if mistake == "layer_norm_scale_shift_swapped":  # row 1 (beta) as gamma, row 0 (gamma) as beta
-        return layer_norm(hidden, embedding_norm[1], embedding_norm[0])
-    return layer_norm(hidden, embedding_norm[0], embedding_norm[1])
+    words = as_float(word_embeddings)[token_ids]  # (batch, tokens, d_model)
+    where = positions(token_ids)
+    kinds = types(token_ids, token_types, np.shape(type_embeddings)[0])
+    hidden = added(words, as_float(position_embeddings)[where], as_float(type_embeddings)[kinds])
+    return norm(hidden, as_float(embedding_norm))
 
 
 # --- exercise 3: the attention weights of every head, with biases and the padding mask ----------
 
 
-# catalogued as projection_order (inputs @ W.T) and mixed_up_projections (another projection's matrix)
-PROJECTION_MISTAKES = ("query_weight_transposed", "key_weight_transposed", "query_and_key_weights_transposed",
-                       "keys_from_query_weights", "queries_from_key_weights")
+def given_projections(w_query, b_query, w_key, b_key):
+    return w_query, b_query, w_key, b_key
 
 
-def _projection_weights(w_query, w_key, mistake):
-    """(W_Q, W_K) as a learner with ``mistake`` uses them: one or both transposed, or one for both."""
-    if mistake in ("query_weight_transposed", "query_and_key_weights_transposed"):
-        w_query = w_query.T
-    if mistake in ("key_weight_transposed", "query_and_key_weights_transposed"):
-        w_key = w_key.T
-    if mistake == "keys_from_query_weights":
-        w_key = w_query
-    if mistake == "queries_from_key_weights":
-        w_query = w_key
-    return w_query, w_key
+def scaled_by_sqrt_d_head(scores, hidden, keys):
+    return ref.divide_scores(scores, ref.key_scale(keys.shape[-1], scores.dtype))
 
 
-def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, mistake=None,
-                      split=split_heads):
+def real_keys(mask):
+    """(batch, 1, 1, keys): True where a key is a real token, for every head and query."""
+    return (np.asarray(mask) != 0)[:, None, None, :]
+
+
+def hidden_keys_at_minus_inf(scores, keep):
+    return np.where(keep, scores, -np.inf)
+
+
+def softmax_over_keys(scores, keep):
+    return ref.softmax(scores, axis=-1)
+
+
+def bert_head_weights(hidden, w_query, b_query, w_key, b_key, mask, n_heads, split=split_heads, *,
+                      projections=given_projections, products=ref.dot_products, scaled=scaled_by_sqrt_d_head,
+                      keep=real_keys, masked=hidden_keys_at_minus_inf, weights_of=softmax_over_keys):
     """(batch, heads, tokens, tokens): softmax((x W_Q + b_Q)(x W_K + b_K)^T / sqrt(d_head)), masked."""
     hidden = as_float(hidden)
-    if mistake == "biases_missing":
-        b_query = b_key = 0.0
-    w_query, w_key = _projection_weights(as_float(w_query), as_float(w_key), mistake)
+    w_query, b_query, w_key, b_key = projections(as_float(w_query), b_query, as_float(w_key), b_key)
     queries = split(hidden @ w_query + as_float(b_query), n_heads)  # (batch, heads, tokens, d_head)
     keys = split(hidden @ w_key + as_float(b_key), n_heads)
     # the products, the scale, the softmax and (in bert_layer) the weighted sum are the shared steps
     # of .reference, so that the shared mistakes (autograder.key.mistakes) apply here too
-    if mistake == "keys_times_queries":
-        scores = keys @ np.swapaxes(queries, -1, -2)
-    else:
-        scores = ref.dot_products(queries, keys)  # (batch, heads, tokens, tokens)
-    if mistake == "scale_by_sqrt_d_model":
-        scores = scores / np.sqrt(hidden.shape[-1], dtype=scores.dtype)
-    elif mistake != "no_scaling":
-        scores = ref.divide_scores(scores, ref.key_scale(keys.shape[-1], scores.dtype))
-    keep = np.asarray(mask) != 0  # (batch, tokens): True for real tokens
-    if mistake == "mask_wrong_sign":
-        keep = ~keep
-    keep = keep[:, None, :, None] if mistake == "padding_mask_on_queries" else keep[:, None, None, :]
-    if mistake == "mask_with_zero":
-        scores = np.where(keep, scores, 0.0)
-    elif mistake in ("mask_finite_value", "mask_finite_value_additive"):  # BERT's own -10000
-        finite = MASK_FINITE_VALUE + (scores if mistake == "mask_finite_value_additive" else 0.0)
-        scores = np.where(keep, scores, finite)
-    elif mistake not in ("padding_mask_ignored", "mask_after_softmax", "mask_after_softmax_renormalised",
-                         "exp_times_mask"):
-        scores = np.where(keep, scores, -np.inf)
-    if mistake in ("softmax_no_max_subtraction", "exp_times_mask"):  # no maximum subtracted: exp of
-        exps = np.exp(scores)  # the masked scores, or of all of them then times the mask (inf * 0: nan)
-        exps = exps * keep if mistake == "exp_times_mask" else exps
-        weights = exps / exps.sum(axis=-1, keepdims=True)
-    else:
-        weights = ref.softmax(scores, axis=-2 if mistake == "softmax_wrong_axis" else -1)
-    if mistake in ("mask_after_softmax", "mask_after_softmax_renormalised"):
-        weights = masked_after_softmax(weights, keep, renormalised=mistake == "mask_after_softmax_renormalised")
-    return weights  # with padding_mask_on_queries, a padding query's row is all -inf: nan
+    scores = scaled(products(queries, keys), hidden, keys)  # (batch, heads, tokens, tokens)
+    kept = keep(mask)
+    return weights_of(masked(scores, kept), kept)
 
 
 # --- exercise 4: one encoder layer ---------------------------------------------------------------
 
 
-# catalogued as layer_norms_mixed_up: the two layer norms swapped, or one used for both
-_NORM_ORDERS = {"norms_swapped": (1, 0), "first_norm_twice": (0, 0), "second_norm_twice": (1, 1)}
+def given_biases(b_value, b_out, ffn_b_in, ffn_b_out):
+    return b_value, b_out, ffn_b_in, ffn_b_out
+
+
+def norms_in_order(norms):
+    return norms  # (2, 2, d_model): [gamma, beta] after attention, then after the feed-forward block
+
+
+def own_value_weight(w_query, w_key, w_value):
+    return w_value
+
+
+def output_projection(context, w_out, b_out):
+    return context @ w_out + b_out
+
+
+def post_ln(hidden, attention, feed_forward, norm):
+    """BERT's order: each sub-layer's output added to its input, then layer-normalised."""
+    hidden = norm(hidden + attention(hidden), 0)
+    return norm(hidden + feed_forward(hidden), 1)
 
 
 def bert_layer(hidden, mask, attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out,
-               norms, n_heads, mistake=None, head_weights=bert_head_weights, split=split_heads,
-               combine=combine_heads):
+               norms, n_heads, head_weights=bert_head_weights, split=split_heads, combine=combine_heads, *,
+               biases=given_biases, norms_read=norms_in_order, value_weight=own_value_weight,
+               output=output_projection, activation=gelu, arranged=post_ln):
     """(batch, tokens, d_model): post-LN BERT layer: attention, residual, LN, GELU FFN, residual, LN."""
     hidden = as_float(hidden)
     w_query, w_key, w_value, w_out = as_float(attention_w)
     b_query, b_key, b_value, b_out = as_float(attention_b)
-    ffn_b_in, ffn_b_out = as_float(ffn_b_in), as_float(ffn_b_out)
-    # catalogued as biases_missing: the value and output biases, or the feed-forward ones, or one of them
-    missing = {"value_and_output_biases_missing": ("value", "out"), "ffn_biases_missing": ("ffn_in", "ffn_out"),
-               "value_bias_missing": ("value",), "output_bias_missing": ("out",),
-               "ffn_in_bias_missing": ("ffn_in",), "ffn_out_bias_missing": ("ffn_out",)}.get(mistake, ())
-    b_value = 0.0 if "value" in missing else b_value
-    b_out = 0.0 if "out" in missing else b_out
-    ffn_b_in = 0.0 if "ffn_in" in missing else ffn_b_in
-    ffn_b_out = 0.0 if "ffn_out" in missing else ffn_b_out
-    norms = as_float(norms)[list(_NORM_ORDERS.get(mistake, (0, 1)))]  # mixed up: swapped, or one twice
+    b_value, b_out, ffn_b_in, ffn_b_out = biases(b_value, b_out, as_float(ffn_b_in), as_float(ffn_b_out))
+    norms = norms_read(as_float(norms))
 
     def attention(x):
         weights = head_weights(x, w_query, b_query, w_key, b_key, mask, n_heads,
                                split=split)  # (batch, heads, tokens, tokens)
-        w_values = {"value_weight_transposed": w_value.T, "values_from_key_weights": w_key,
-                    "values_from_query_weights": w_query}.get(mistake, w_value)
-        values = split(x @ w_values + b_value, n_heads)  # (batch, heads, tokens, d_head)
-        context = combine(ref.weighted_values(weights, values))  # (batch, tokens, d_model)
-        if mistake == "missing_output_projection":
-            return context
-        if mistake == "output_projection_missing_bias_kept":  # W_O left out, its bias still added
-            return context + b_out
-        return context @ w_out + b_out
+        values = split(x @ value_weight(w_query, w_key, w_value) + b_value, n_heads)  # (batch, heads, tokens, d_head)
+        return output(combine(ref.weighted_values(weights, values)), w_out, b_out)  # (batch, tokens, d_model)
 
     def feed_forward(x):
-        activation = {"relu_instead_of_gelu": relu, "gelu_tanh_approximation": gelu_tanh}.get(mistake, gelu)
         return activation(x @ as_float(ffn_w_in) + ffn_b_in) @ as_float(ffn_w_out) + ffn_b_out
 
-    if mistake == "layer_norm_before_sublayer":
-        hidden = hidden + attention(layer_norm(hidden, *norms[0]))
-        return hidden + feed_forward(layer_norm(hidden, *norms[1]))
-    keep_attention = mistake not in ("attention_residual_missing", "both_residuals_missing")
-    keep_ffn = mistake not in ("ffn_residual_missing", "both_residuals_missing")
-    layer_input = hidden
-    hidden = layer_norm(hidden * keep_attention + attention(hidden), *norms[0])
-    added = layer_input if mistake == "second_residual_from_block_input" else hidden  # the ffn's residual
-    return layer_norm(added * keep_ffn + feed_forward(hidden), *norms[1])
+    def norm(x, which):
+        return layer_norm(x, *norms[which])
+
+    return arranged(hidden, attention, feed_forward, norm)
 
 
 # --- exercise 5: the whole encoder and mean pooling ----------------------------------------------
 
 
-# the embeddings' own mistakes, which a sentence embedding computing its embeddings inline can make
-EMBEDDING_MISTAKES = ("embedding_layer_norm_missing", "token_type_embeddings_missing", "position_embeddings_missing",
-                      "positions_off_by_one", "layer_norm_scale_shift_swapped")
+def given_mask(mask):
+    return mask
+
+
+def every_layer_in_turn(embedded, mask, layer_weights, n_heads):
+    """Each layer reads the previous one's output; ``layer_weights``: the stacks, layer first."""
+    hidden = embedded
+    for weights in zip(*layer_weights, strict=True):
+        hidden = bert_layer(hidden, mask, *weights, n_heads)
+    return hidden
+
+
+def mean_over_real_tokens(hidden, mask):
+    weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
+    return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
 
 
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings,
                        type_embeddings, embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in,
-                       ffn_w_out, ffn_b_out, norms, n_heads, mistake=None):
+                       ffn_w_out, ffn_b_out, norms, n_heads, *, embeddings=bert_embeddings, attended=given_mask,
+                       layers=every_layer_in_turn, pooled=mean_over_real_tokens):
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
-    hidden = bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
-                             embedding_norm, mistake=mistake if mistake in EMBEDDING_MISTAKES else None)
-    # padding_mask_ignored: the layers attend to every token (the pooling still uses the mask)
-    attended = np.ones_like(np.asarray(mask)) if mistake == "padding_mask_ignored" else mask
-    n_layers = np.shape(attention_w)[0]
-    embedded = hidden
-    for layer in range(n_layers - 1 if mistake == "last_layer_skipped" and n_layers > 1 else n_layers):
-        read = embedded if mistake == "layers_not_chained" else hidden  # not chained: each reads the embeddings
-        w = 0 if mistake == "layer_weights_not_indexed" else layer  # not indexed: the first layer's weights each time
-        hidden = bert_layer(read, attended, attention_w[w], attention_b[w], ffn_w_in[w], ffn_b_in[w], ffn_w_out[w],
-                            ffn_b_out[w], norms[w], n_heads)
-    if mistake == "cls_pooling":
-        return hidden[:, 0]
-    if mistake == "mean_pool_includes_padding":
-        return hidden.mean(axis=-2)
-    weights = (np.asarray(mask) != 0).astype(hidden.dtype)[..., None]  # (batch, tokens, 1)
-    if mistake == "mean_pool_padded_length":  # the real tokens summed, divided by every token's count
-        return (hidden * weights).sum(axis=-2) / hidden.shape[-2]
-    if mistake == "pooled_sum_not_mean":  # the real tokens summed, never divided
-        return (hidden * weights).sum(axis=-2)
-    return (hidden * weights).sum(axis=-2) / np.maximum(weights.sum(axis=-2), 1e-9)
+    hidden = embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                        embedding_norm)
+    stacks = (attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms)
+    return pooled(layers(hidden, attended(mask), stacks, n_heads), mask)
 
 
 # --- exercise 6: what each head attends to -------------------------------------------------------
 
 
-def head_patterns(weights, mistake=None, short=None):
-    """(..., 3): mean weight on the previous token, on [CLS] + [SEP], on the token itself.
+def previous_token(weights):
+    """Each query's weight on the token before it, averaged over the n - 1 queries that have one."""
+    return np.diagonal(weights, offset=-1, axis1=-2, axis2=-1).mean(axis=-1)
 
-    ``short`` (``"first"`` or ``"last"``, ``"sum"`` or ``"mean"``): the previous-token loop one query
-    short, skipping the first or the last, its sum divided by all n - 1 or averaged over what it saw."""
+
+def cls_and_sep(weights):
+    return weights[..., :, 0] + weights[..., :, -1]  # (..., queries)
+
+
+def head_patterns(weights, *, previous=previous_token, special=cls_and_sep):
+    """(..., 3): mean weight on the previous token, on [CLS] + [SEP], on the token itself."""
     weights = as_float(weights)
-    if mistake == "weights_transposed":
-        weights = np.swapaxes(weights, -1, -2)
-    offset = 1 if mistake == "next_token_instead_of_previous" else -1
-    diagonal = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1)  # (..., n - 1)
-    previous = diagonal.mean(axis=-1)
-    if mistake == "previous_mean_over_all_queries":  # n - 1 weights divided by n
-        previous = diagonal.sum(axis=-1) / weights.shape[-1]
-    if short is not None and diagonal.shape[-1] >= 2:
-        skipped, divided = short
-        seen = diagonal[..., 1:] if skipped == "first" else diagonal[..., :-1]
-        previous = seen.mean(axis=-1) if divided == "mean" else seen.sum(axis=-1) / diagonal.shape[-1]
-    special = weights[..., :, 0] if mistake == "special_tokens_cls_only" else (
-        weights[..., 0, :] + weights[..., -1, :] if mistake == "special_tokens_rows" else
-        (weights[..., :, 0] + weights[..., :, -1]) / 2 if mistake == "special_tokens_averaged" else
-        weights[..., :, 0] + weights[..., :, -1])
     itself = np.diagonal(weights, axis1=-2, axis2=-1).mean(axis=-1)
-    return np.stack([previous, special.mean(axis=-1), itself], axis=-1)
+    return np.stack([previous(weights), special(weights).mean(axis=-1), itself], axis=-1)

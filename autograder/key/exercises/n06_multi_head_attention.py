@@ -169,25 +169,35 @@ def _weights_not_split(d_head: bool):
 # --- a mask in nn.MultiheadAttention's convention and layout --------------------------------------
 
 
-def _torch_attn_mask(mask, n_heads, mistake=None):
-    """(batch, queries, keys), True = allowed -> (batch * heads, queries, keys), True = blocked."""
-    mask = np.asarray(mask, dtype=bool)
-    if mistake == "mask_transposed":  # (batch, keys, queries): square masks only, else a shape error
-        mask = np.swapaxes(mask, -1, -2)
-    blocked = mask if mistake == "torch_mask_not_inverted" else ~mask
-    if mistake == "torch_mask_heads_tiled":  # heads outermost: entry h * batch + b
-        return np.tile(blocked, (n_heads, 1, 1))
-    if mistake == "torch_mask_heads_not_merged":  # (batch, heads, queries, keys)
-        return np.repeat(blocked[:, None], n_heads, axis=1)
-    if mistake == "heads_short":  # a loop over range(n_heads - 1): one head short for every sequence
-        return np.repeat(blocked, n_heads - 1, axis=0)
-    if mistake == "last_sequence_missing":  # a loop over range(batch - 1)
-        return np.repeat(blocked[:-1], n_heads, axis=0)
-    if mistake == "last_sequence_left_false":  # range(batch - 1) filling a buffer of False
-        filled = np.repeat(blocked, n_heads, axis=0)
-        filled[-n_heads:] = False
-        return filled
+def _per_head(blocked, n_heads):
     return np.repeat(blocked, n_heads, axis=0)  # entry b * n_heads + h
+
+
+def _torch_attn_mask(mask, n_heads, *, oriented=np.asarray, blocked_of=np.logical_not, per_head=_per_head):
+    """(batch, queries, keys), True = allowed -> (batch * heads, queries, keys), True = blocked."""
+    blocked = blocked_of(oriented(np.asarray(mask, dtype=bool)))
+    return per_head(blocked, n_heads)
+
+
+def _last_sequence_left_false(blocked, n_heads):
+    """A loop over range(batch - 1) filling a buffer of False."""
+    filled = np.repeat(blocked, n_heads, axis=0)
+    filled[-n_heads:] = False
+    return filled
+
+
+_TORCH_MASK_STEPS = {
+    "torch_mask_not_inverted": {"blocked_of": np.asarray},
+    "torch_mask_heads_tiled": {"per_head": lambda blocked, n_heads: np.tile(blocked, (n_heads, 1, 1))},  # h * batch + b
+    # (batch, heads, queries, keys)
+    "torch_mask_heads_not_merged": {"per_head": lambda blocked, n_heads: np.repeat(blocked[:, None], n_heads, axis=1)},
+    # (batch, keys, queries): square masks only, else a shape error
+    "mask_transposed": {"oriented": lambda mask: np.swapaxes(mask, -1, -2)},
+}
+# a loop over range(n_heads - 1) (one head short for every sequence), or over range(batch - 1)
+_TORCH_MASK_LOOPS = [lambda blocked, n_heads: np.repeat(blocked, n_heads - 1, axis=0),
+                     lambda blocked, n_heads: np.repeat(blocked[:-1], n_heads, axis=0),
+                     _last_sequence_left_false]
 
 
 EXERCISES = [
@@ -247,11 +257,7 @@ EXERCISES = [
         returns="a boolean array of shape (batch * n_heads, n_queries, n_keys)",
         integers_ok=True,  # a 0/1 mask's mistakes are named, as in notebook 05; its dtype is then told
         **BOOLEAN_MASK,
-        mutants={**{mistake: partial(_torch_attn_mask, mistake=mistake) for mistake in (
-            "torch_mask_not_inverted", "torch_mask_heads_tiled", "torch_mask_heads_not_merged",
-            "mask_transposed")},
-            "loop_leftover": [partial(_torch_attn_mask, mistake="heads_short"),
-                              partial(_torch_attn_mask, mistake="last_sequence_missing"),
-                              partial(_torch_attn_mask, mistake="last_sequence_left_false")]},
+        mutants={**{mistake: partial(_torch_attn_mask, **wrong) for mistake, wrong in _TORCH_MASK_STEPS.items()},
+                 "loop_leftover": [partial(_torch_attn_mask, per_head=loop) for loop in _TORCH_MASK_LOOPS]},
     ),
 ]
