@@ -66,6 +66,12 @@ def open_gradebook(db_url: str, course: str) -> None:
         raise SystemExit(f"cannot open the gradebook {shown}: {first[:300]}") from None
 
 
+def _result(student: str, assignment: str, maxima: tuple[float, float], **fields) -> Result:
+    """A submission's row before grading: its maxima (auto-graded, in all) and ``fields``."""
+    return Result(student, assignment, f"{assignment}.ipynb", auto_max_score=maxima[0], max_score=maxima[1],
+                  manual_max_score=maxima[1] - maxima[0], **fields)
+
+
 class Grader:
     """One grading run's context: the options, the course directory, the key, the workers."""
 
@@ -101,8 +107,7 @@ class Grader:
                maxima: tuple[float, float]) -> Result | tuple[Job, dict]:
         """A final Result (missing, invalid, unchanged since the last run), or the job that runs the
         submission and what recording its outcome needs."""
-        result = Result(student, assignment, f"{assignment}.ipynb", auto_max_score=maxima[0], max_score=maxima[1],
-                        manual_max_score=maxima[1] - maxima[0])
+        result = _result(student, assignment, maxima)
         chosen, note = choose(candidates, assignment)
         if chosen is None:
             result.status = "missing"
@@ -181,9 +186,8 @@ class Grader:
             for student in students:
                 candidates = found.submissions.get((student, assignment), [])
                 if assignment in unplanned:
-                    results[(student, assignment)] = Result(
-                        student, assignment, f"{assignment}.ipynb", max_score=maxima[1], auto_max_score=maxima[0],
-                        manual_max_score=maxima[1] - maxima[0], status="failed" if candidates else "missing",
+                    results[(student, assignment)] = _result(
+                        student, assignment, maxima, status="failed" if candidates else "missing",
                         message=unplanned[assignment] if candidates else "no notebook submitted")
                     continue
                 taken = self.intake(student, assignment, candidates, found.about.get((student, assignment), []),

@@ -15,8 +15,9 @@ the prefix :data:`PREFIX` (``attention_course.verdict.slips.GENERATED``), so two
 same description count as one explanation.
 
 Keyword-only parameters of the key's functions are the steps a catalogued mistake replaces: no edit
-touches an expression that calls one (replacing it is the catalogue's job), but the step each takes
-by default is edited as any other function of the key is. A helper or a default step is edited
+touches an expression that reads one (replacing a step is the catalogue's job), though the arguments
+a step is given may be edited, and the step each takes by default is edited as any other function
+of the key is. A helper or a default step is edited
 where it is held (its module's namespace, the defaults of the functions that take it) for the
 duration of one call, under the lock that the shared mistakes use (:func:`autograder.key.mistakes.replaced`).
 """
