@@ -129,7 +129,7 @@ def test_a_step_taken_by_default_is_edited_where_it_is_held_for_one_call():
 
     default = bert.bert_embeddings.__kwdefaults__["added"]
     mutants = generated_mutants(bert.bert_embeddings)
-    edit = mutants[GENERATED + "`types` subtracted where it is added (in `summed`)"][0]
+    edit = mutants[GENERATED + "`types` subtracted where it is added (in the sum of the embeddings)"][0]
     ids, types = np.array([[1, 2, 0]]), np.array([[0, 1, 1]])
     tables = [RNG.normal(size=shape) for shape in ((4, 6), (5, 6), (2, 6))]
     norm = np.stack([np.ones(6), np.zeros(6)])

@@ -61,6 +61,7 @@ GLOSSARY: dict[str, str] = {
     "norms": "the layer norms' parameters", "probabilities": "the probabilities", "d_k": "d_k", "d": "the width d",
     "top": "the maximum", "picked": "the picked log-probabilities", "log_probabilities": "the log-probabilities",
     "scaled": "the scaled logits", "kth": "the k-th largest logit", "heads": "the heads", "context": "the context",
+    "encoded": "the last layer's output", "embedded": "the embeddings",
 }
 
 # what a call's result is, in plain words
@@ -79,6 +80,13 @@ FUNCTIONS: dict[str, str] = {
     "causal_lm_loss": "the loss", "next_token_probabilities": "the next token's probabilities",
     # the block's own steps
     "mlp": "the MLP", "norm": "the layer norm", "attend": "the attention sub-layer",
+    # the steps of notebook 08's BERT
+    "summed": "the sum of the embeddings", "normalised": "the embeddings' layer norm",
+    "counted_positions": "the positions", "scaled_by_sqrt_d_head": "the scaling", "real_keys": "the padding mask",
+    "hidden_keys_at_minus_inf": "the masking", "softmax_over_keys": "the softmax",
+    "output_projection": "the output projection", "post_ln": "the residuals and layer norms",
+    "every_layer_in_turn": "the loop over the layers", "mean_over_real_tokens": "the mean pooling",
+    "previous_token": "the previous token's weights", "cls_and_sep": "the weights on [CLS] and [SEP]",
 }
 
 

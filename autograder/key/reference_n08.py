@@ -67,9 +67,9 @@ def summed(words, positions, types):
     return words + positions + types  # (tokens, d_model) positions broadcast over the batch
 
 
-def normalised(hidden, embedding_norm):
+def normalised(embedded, embedding_norm):
     """Each vector layer-normalised with [gamma, beta] = ``embedding_norm``."""
-    return layer_norm(hidden, embedding_norm[0], embedding_norm[1])
+    return layer_norm(embedded, embedding_norm[0], embedding_norm[1])
 
 
 def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
@@ -80,8 +80,8 @@ def bert_embeddings(token_ids, token_types, word_embeddings, position_embeddings
     words = as_float(word_embeddings)[token_ids]  # (batch, tokens, d_model)
     where = positions(token_ids)
     kinds = types(token_ids, token_types, np.shape(type_embeddings)[0])
-    hidden = added(words, as_float(position_embeddings)[where], as_float(type_embeddings)[kinds])
-    return norm(hidden, as_float(embedding_norm))
+    embedded = added(words, as_float(position_embeddings)[where], as_float(type_embeddings)[kinds])
+    return norm(embedded, as_float(embedding_norm))
 
 
 # --- exercise 3: the attention weights of every head, with biases and the padding mask ----------
@@ -91,7 +91,7 @@ def given_projections(w_query, b_query, w_key, b_key):
     return w_query, b_query, w_key, b_key
 
 
-def scaled_by_sqrt_d_head(scores, hidden, keys):
+def scaled_by_sqrt_d_head(scores, inputs, keys):
     return ref.divide_scores(scores, ref.key_scale(keys.shape[-1], scores.dtype))
 
 
@@ -142,9 +142,9 @@ def output_projection(context, w_out, b_out):
     return context @ w_out + b_out
 
 
-def post_ln(hidden, attention, feed_forward, norm):
+def post_ln(layer_input, attention, feed_forward, norm):
     """BERT's order: each sub-layer's output added to its input, then layer-normalised."""
-    hidden = norm(hidden + attention(hidden), 0)
+    hidden = norm(layer_input + attention(layer_input), 0)
     return norm(hidden + feed_forward(hidden), 1)
 
 
@@ -199,10 +199,11 @@ def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_e
                        ffn_w_out, ffn_b_out, norms, n_heads, *, embeddings=bert_embeddings, attended=given_mask,
                        layers=every_layer_in_turn, pooled=mean_over_real_tokens):
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
-    hidden = embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
-                        embedding_norm)
+    embedded = embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                          embedding_norm)
     stacks = (attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms)
-    return pooled(layers(hidden, attended(mask), stacks, n_heads), mask)
+    encoded = layers(embedded, attended(mask), stacks, n_heads)  # (batch, tokens, d_model)
+    return pooled(encoded, mask)
 
 
 # --- exercise 6: what each head attends to -------------------------------------------------------
