@@ -14,9 +14,11 @@ every probe, as it does catalogued mutants; a generated mutant's mistake id is i
 the prefix :data:`PREFIX` (``attention_course.verdict.slips.GENERATED``), so two edits that give the
 same description count as one explanation.
 
-Keyword-only parameters of the key's functions are the knobs that make catalogued mistakes on
-purpose: no edit touches an expression that reads one (those mistakes are catalogued already).
-A helper is edited in its module's namespace for the duration of one call, under the lock that the
+Keyword-only parameters of the key's functions are the steps a function takes by default
+(``activation=gelu``), whose wrong versions are the exercises' catalogued mutants: no edit touches
+an expression that reads one (a step's call); the step's own code is edited where it is defined, as
+every function of the key that the exercise's function reaches. A helper is edited in its module's
+namespace, and in the defaults that hold it, for the duration of one call, under the lock that the
 shared mistakes use (:func:`autograder.key.mistakes.replaced`).
 """
 
@@ -80,6 +82,29 @@ FUNCTIONS: dict[str, str] = {
     "causal_lm_loss": "the loss", "next_token_probabilities": "the next token's probabilities",
     # the block's own steps
     "mlp": "the MLP", "norm": "the layer norm", "attend": "the attention sub-layer",
+    # the steps that notebooks 07 and 09's references take by default: the functions, then the parameters
+    "head_products": "the scores", "head_scaled": "the scaling of the scores", "masked_softmax": "the attention weights",
+    "projected_context": "the output projection", "allowed_keys": "the mask", "cache_allowed": "the cache's mask",
+    "appended": "the cache's append", "masked_attention": "the attention", "pair_power": "the frequencies' exponent",
+    "pair_angles": "the angles", "positions_from_zero": "the positions", "interleaved": "the columns' layout",
+    "given_positions": "the positions", "adjacent_pairs": "the pairs", "rotate_pairs": "the rotation",
+    "interleaved_pairs": "the rotated pairs' layout", "place_in": "the token id", "character_of": "the id's character",
+    "feature_moments": "the layer norm's mean and variance", "divided_by_std": "the layer norm", "pre_ln": "the block",
+    "embedding_parameters": "the embeddings' count", "attention_parameters": "the attention's count",
+    "mlp_parameters": "the MLP's count", "block_norm_parameters": "the blocks' layer norms' count",
+    "final_norm_parameters": "the final layer norm's count", "head_parameters": "the head's count",
+    "stable_log_softmax": "the log-softmax", "negative_mean": "the loss", "divided_by_temperature": "the temperature",
+    "top_k_softmax": "the top-k softmax", "steps_to_draw": "the number of tokens drawn",
+    "last_position_argmax": "the next token", "new_token_with_cache": "the model's call",
+    "products": "the scores", "scale": "the scaling", "weights_of": "the softmax", "allowed": "the mask",
+    "output": "the output projection", "append": "the cache's append", "power": "the frequencies' exponent",
+    "angles": "the angles", "positions": "the positions", "positions_of": "the positions", "layout": "the columns' layout",
+    "pairs": "the pairs", "rotate": "the rotation", "put_back": "the rotated pairs' layout", "joined": "the join",
+    "token_id": "the token id", "character": "the id's character", "moments": "the mean and variance",
+    "normalise": "the layer norm", "embeddings": "the embeddings' count", "block_norms": "the blocks' layer norms' count",
+    "final_norm": "the final layer norm's count", "head": "the head's count", "log_softmax": "the log-softmax",
+    "loss": "the loss", "tempered": "the temperature", "kept": "the top-k softmax", "rounds": "the number of tokens drawn",
+    "next_token": "the next token", "feed": "the model's call",
 }
 
 
