@@ -1259,8 +1259,12 @@ def test_a_layer_norm_over_the_whole_tensor_is_named():
 def test_a_second_residual_that_adds_the_blocks_input_is_named():
     from autograder.key import reference_n09 as ref9
 
+    def second_from_inputs(x, attend, mlp, norm):
+        hidden = x + attend(norm(x, 0))
+        return x + mlp(norm(hidden, 1))
+
     def block_forward(*inputs):  # the learner's block with out = x + mlp(norm_2(h))
-        return ref9.block(*(v.numpy() if hasattr(v, "numpy") else v for v in inputs), second_residual_from="inputs")
+        return ref9.block(*(v.numpy() if hasattr(v, "numpy") else v for v in inputs), wiring=second_from_inputs)
 
     inputs = [call["probes"][0]["inputs"] for _, _, call in _calls()
               if call["exercise"] == "block_forward" and not call["hidden"]][0]

@@ -14,12 +14,12 @@ every probe, as it does catalogued mutants; a generated mutant's mistake id is i
 the prefix :data:`PREFIX` (``attention_course.verdict.slips.GENERATED``), so two edits that give the
 same description count as one explanation.
 
-Keyword-only parameters of the key's functions are the steps a catalogued mistake replaces: no edit
-touches an expression that reads one (replacing a step is the catalogue's job), though the arguments
-a step is given may be edited, and the step each takes by default is edited as any other function
-of the key is. A helper or a default step is edited
-where it is held (its module's namespace, the defaults of the functions that take it) for the
-duration of one call, under the lock that the shared mistakes use (:func:`autograder.key.mistakes.replaced`).
+Keyword-only parameters of the key's functions are the steps a catalogued mistake replaces
+(``activation=gelu``; the exercises' mutants replace them): no edit touches an expression that reads
+one (a step's call), though the arguments a step is given may be edited, and the step each takes by
+default is edited as any other function of the key is. A helper or a default step is edited where it
+is held (its module's namespace, the defaults of the functions that take it) for the duration of one
+call, under the lock that the shared mistakes use (:func:`autograder.key.mistakes.replaced`).
 """
 
 from __future__ import annotations
@@ -87,6 +87,33 @@ FUNCTIONS: dict[str, str] = {
     "output_projection": "the output projection", "post_ln": "the residuals and layer norms",
     "every_layer_in_turn": "the loop over the layers", "mean_over_real_tokens": "the mean pooling",
     "previous_token": "the previous token's weights", "cls_and_sep": "the weights on [CLS] and [SEP]",
+    "embed": "the embeddings", "added": "the sum of the embeddings", "types": "the token types",
+    "projections": "the projections", "keep": "the padding mask", "masked": "the masking", "scaled": "the scaling",
+    "value_weight": "the value weight", "arranged": "the residuals and layer norms", "pooled": "the mean pooling",
+    "layers": "the loop over the layers", "attended": "the mask the layers attend with",
+    # the steps that notebooks 07 and 09's references take by default: the functions, then the parameters
+    "head_products": "the scores", "head_scaled": "the scaling of the scores", "masked_softmax": "the attention weights",
+    "projected_context": "the output projection", "allowed_keys": "the mask", "cache_allowed": "the cache's mask",
+    "appended": "the cache's append", "masked_attention": "the attention", "pair_power": "the frequencies' exponent",
+    "pair_angles": "the angles", "positions_from_zero": "the positions", "interleaved": "the columns' layout",
+    "given_positions": "the positions", "adjacent_pairs": "the pairs", "rotate_pairs": "the rotation",
+    "interleaved_pairs": "the rotated pairs' layout", "place_in": "the token id", "character_of": "the id's character",
+    "feature_moments": "the layer norm's mean and variance", "divided_by_std": "the layer norm", "pre_ln": "the block",
+    "embedding_parameters": "the embeddings' count", "attention_parameters": "the attention's count",
+    "mlp_parameters": "the MLP's count", "block_norm_parameters": "the blocks' layer norms' count",
+    "final_norm_parameters": "the final layer norm's count", "head_parameters": "the head's count",
+    "stable_log_softmax": "the log-softmax", "negative_mean": "the loss", "divided_by_temperature": "the temperature",
+    "top_k_softmax": "the top-k softmax", "steps_to_draw": "the number of tokens drawn",
+    "last_position_argmax": "the next token", "new_token_with_cache": "the model's call",
+    "products": "the scores", "scale": "the scaling", "weights_of": "the softmax", "allowed": "the mask",
+    "output": "the output projection", "append": "the cache's append", "power": "the frequencies' exponent",
+    "angles": "the angles", "positions": "the positions", "positions_of": "the positions", "layout": "the columns' layout",
+    "pairs": "the pairs", "rotate": "the rotation", "put_back": "the rotated pairs' layout", "joined": "the join",
+    "token_id": "the token id", "character": "the id's character", "moments": "the mean and variance",
+    "normalise": "the layer norm", "embeddings": "the embeddings' count", "block_norms": "the blocks' layer norms' count",
+    "final_norm": "the final layer norm's count", "head": "the head's count", "log_softmax": "the log-softmax",
+    "loss": "the loss", "tempered": "the temperature", "kept": "the top-k softmax", "rounds": "the number of tokens drawn",
+    "next_token": "the next token", "feed": "the model's call",
 }
 
 
@@ -96,7 +123,7 @@ class _Site:
 
     function: types.FunctionType
     source: str
-    knobs: frozenset[str]
+    steps: frozenset[str]  # the keyword-only parameters: steps a mistake replaces, never edited
     locals: tuple[str, ...]
     operands: frozenset[tuple[int, int]]  # where the names that are a computation's operands stand
     callers: dict  # where a call's argument stands -> the function called
@@ -281,19 +308,19 @@ def _parsed(function: types.FunctionType) -> tuple[ast.Module, ast.FunctionDef]:
 @functools.cache
 def _site(function: types.FunctionType) -> _Site:
     _, definition = _parsed(function)
-    knobs = frozenset(a.arg for d in ast.walk(definition) if isinstance(d, (ast.FunctionDef, ast.Lambda))
+    steps = frozenset(a.arg for d in ast.walk(definition) if isinstance(d, (ast.FunctionDef, ast.Lambda))
                       for a in d.args.kwonlyargs)
     nested = {d.name for d in ast.walk(definition) if isinstance(d, ast.FunctionDef) and d is not definition}
     assigned = [n.id for n in ast.walk(definition) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
     params = [a.arg for a in (*definition.args.posonlyargs, *definition.args.args)]
     # the quantities one may be used for another: what the function computes, and its main input
     names = tuple(dict.fromkeys(n for n in (*params[:1], *assigned)
-                                if n not in knobs and n not in nested and (n not in params or n == params[0])))
+                                if n not in steps and n not in nested and (n not in params or n == params[0])))
     operands = frozenset(_position(child) for node in ast.walk(definition) for child in _operands_of(node)
                          if isinstance(child, ast.Name))
     callers = {_position(arg): _callee(node) for node in ast.walk(definition) if isinstance(node, ast.Call)
                for arg in node.args if hasattr(arg, "lineno")}
-    return _Site(function, _source(function), knobs, names, operands, callers)
+    return _Site(function, _source(function), steps, names, operands, callers)
 
 
 def _position(node: ast.AST) -> tuple[int, int]:
@@ -387,7 +414,7 @@ def _replace(tree: ast.AST, target: ast.AST, replacement) -> bool:
 
 
 def _candidate_sites(function: types.FunctionType) -> list[tuple[int, int, str]]:
-    """(node index, edit index, description) of every edit of ``function`` that touches no knob."""
+    """(node index, edit index, description) of every edit of ``function`` that reads no step it takes as a keyword."""
     site = _site(function)
     _, definition = _parsed(function)
     docstring = ast.get_docstring(definition, clean=False)
@@ -395,7 +422,7 @@ def _candidate_sites(function: types.FunctionType) -> list[tuple[int, int, str]]
     for index, node in enumerate(ast.walk(definition)):
         if isinstance(node, ast.Constant) and node.value == docstring:
             continue
-        if _reads(node, site.knobs) or isinstance(node, ast.arg):
+        if _reads(node, site.steps) or isinstance(node, ast.arg):
             continue
         for edit, (_, description) in enumerate(_edits(node, site)):
             where = FUNCTIONS.get(function.__name__, f"`{function.__name__}`")
@@ -454,7 +481,7 @@ def generated_mutants(root: Callable) -> dict[str, list[Callable]]:
     table: dict[str, list[Callable]] = {}
     for function in called_functions(root):
         if not _editable(function):
-            continue  # an exercise's wrapper (its knobs bound): the key's functions it calls are edited
+            continue  # an exercise's wrapper (its steps bound): the key's functions it calls are edited
         try:
             sites = _candidate_sites(function)
         except (OSError, TypeError, SyntaxError, AssertionError):

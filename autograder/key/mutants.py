@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import reference as ref
 from .reference import as_float, softmax
 
 
@@ -77,6 +78,32 @@ def masked_after_softmax(weights, keep, renormalised: bool = False):
     right until every kept weight of a row underflows to 0 (then nan)."""
     weights = np.where(keep, weights, 0.0)
     return weights / weights.sum(axis=-1, keepdims=True) if renormalised else weights
+
+
+def unprojected(context, weights, w_out):
+    """Multi-head attention's output step without the output projection: the heads' context as it is."""
+    return context
+
+
+# --- the causal mask of new tokens over more keys (07's cache, 09's causal attention), wrong --------
+
+
+def mask_not_shifted(n_new, n_all):
+    """The causal mask not shifted by the keys before the new tokens: new token i sees keys 0..i."""
+    return np.tril(np.ones((n_new, n_all), dtype=bool))
+
+
+def no_mask(n_new, n_all):
+    """No mask: the new tokens see each other's future."""
+    return None
+
+
+def attention_masked_after_softmax(queries, keys, values, allowed):
+    """The shared steps' attention with the weights zeroed where ``allowed`` is False after an
+    unmasked softmax (a mask of None: the plain attention)."""
+    if allowed is None:
+        return ref.attention(queries, keys, values)
+    return ref.weighted_values(masked_after_softmax(ref.attention_weights(queries, keys), allowed), values)
 
 
 def head_layout_mutants(make) -> dict:

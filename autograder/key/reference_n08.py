@@ -196,11 +196,11 @@ def mean_over_real_tokens(hidden, mask):
 
 def sentence_embedding(token_ids, token_types, mask, word_embeddings, position_embeddings,
                        type_embeddings, embedding_norm, attention_w, attention_b, ffn_w_in, ffn_b_in,
-                       ffn_w_out, ffn_b_out, norms, n_heads, *, embeddings=bert_embeddings, attended=given_mask,
+                       ffn_w_out, ffn_b_out, norms, n_heads, *, embed=bert_embeddings, attended=given_mask,
                        layers=every_layer_in_turn, pooled=mean_over_real_tokens):
     """(batch, d_model): embeddings, every layer in turn, then the mean over the real tokens."""
-    embedded = embeddings(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
-                          embedding_norm)
+    embedded = embed(token_ids, token_types, word_embeddings, position_embeddings, type_embeddings,
+                     embedding_norm)
     stacks = (attention_w, attention_b, ffn_w_in, ffn_b_in, ffn_w_out, ffn_b_out, norms)
     encoded = layers(embedded, attended(mask), stacks, n_heads)  # (batch, tokens, d_model)
     return pooled(encoded, mask)

@@ -1,14 +1,15 @@
 """References for notebook 09 (a GPT the learner builds, trains and makes write), in NumPy.
 
 Same conventions as :mod:`autograder.key.reference`: token vectors are rows, weights multiply on the
-right (``inputs @ w``), float32 stays float32. Each function has keyword *knobs* that make one
-catalogued mistake on purpose; ``autograder.key.exercises.n09_gpt_from_scratch`` builds the mutants
-from them. With the default knobs every function is the correct answer.
+right (``inputs @ w``), float32 stays float32. Each function is the right answer, composed of steps;
+a step an exercise's mistakes replace is a function the reference takes as a keyword default
+(``block(..., wiring=pre_ln)``), and a mutant of ``autograder.key.exercises.n09_gpt_from_scratch`` is
+the reference with one of them (or, where the mistake needs it, two) replaced by a wrong one.
 
 The attention of the block is notebook 07's ``mhsa`` (causal), so the shared mistakes of
-:mod:`autograder.key.mistakes` and 07's own knobs (weights not transposed, head layouts, no output
-projection) reach the block; ``causal_attention`` is the attention of ``ref.attention`` with the
-lower-right mask of 07's ``cache_allowed``.
+:mod:`autograder.key.mistakes` and 07's steps (head layouts, the output projection) reach the block;
+``causal_attention`` is the attention of ``ref.attention`` with the lower-right mask of 07's
+``cache_allowed``.
 """
 
 from __future__ import annotations
@@ -25,198 +26,209 @@ EPS = 1e-5  # nn.LayerNorm's default, and the notebook's
 # --- the tokenizer -------------------------------------------------------------------------------
 
 
-def encode(text, vocabulary, *, ids="index"):
+def place_in(character, index):
+    """A character's token id: its place in the vocabulary (``index``: character -> place)."""
+    return index[character]
+
+
+def encode(text, vocabulary, *, token_id=place_in):
     """The place of each character of ``text`` in ``vocabulary``: int64 (len(text),).
 
-    Knobs: ``ids`` ``code_points`` (``ord(c)``, the characters' Unicode numbers) or ``from_one``
-    (places counted from 1).
+    The step: ``token_id`` a character's id.
     """
-    if ids == "code_points":
-        return np.array([ord(c) for c in text], dtype=np.int64)
     index = {c: i for i, c in enumerate(vocabulary)}
-    return np.array([index[c] + (1 if ids == "from_one" else 0) for c in text], dtype=np.int64)
+    return np.array([token_id(c, index) for c in text], dtype=np.int64)
 
 
-def decoded_code_points(ids, vocabulary, *, joined="", offset=0):
+def character_of(token_id, vocabulary):
+    """The character a token id stands for: its place in the vocabulary."""
+    return vocabulary[int(token_id) % len(vocabulary)]
+
+
+def decoded_code_points(ids, vocabulary, *, character=character_of, joined="".join):
     """The code points of the text that ``ids`` stand for (the notebook's ``decoded_code_points``).
 
-    Knobs: ``joined`` ``" "`` (the characters joined with spaces); ``offset`` 1 or -1 (each id read
-    as its neighbour's place: ids counted from 1, or the vocabulary read one place off).
+    The steps: ``character`` an id's character, ``joined`` the characters made one text.
     """
     ids = np.asarray(ids)
-    text = joined.join(vocabulary[(int(i) - offset) % len(vocabulary)] for i in ids.reshape(-1))
+    text = joined(character(i, vocabulary) for i in ids.reshape(-1))
     return np.array([ord(c) for c in text], dtype=np.int64)
 
 
 # --- the block's helpers -------------------------------------------------------------------------
 
 
-def layer_norm(x, gamma, beta, eps=EPS, *, variance="biased", eps_where="variance", axis=-1, swap=False):
+def feature_moments(x):
+    """The mean and the (biased) variance of the features: over the last axis, kept."""
+    mean = x.mean(axis=-1, keepdims=True)
+    squares = ((x - mean) ** 2).sum(axis=-1, keepdims=True)
+    return mean, squares / x.shape[-1]
+
+
+def divided_by_std(centred, var, eps):
+    """The centred input divided by sqrt(variance + eps)."""
+    return centred / np.sqrt(var + eps)
+
+
+def layer_norm(x, gamma, beta, eps=EPS, *, moments=feature_moments, normalise=divided_by_std):
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` over the last axis.
 
-    Knobs: ``variance`` ``unbiased`` (divided by d - 1, ``torch.var``'s default); ``eps_where``
-    ``std`` (added to the standard deviation) or ``none`` (no eps: a constant vector gives nan);
-    ``axis`` another axis to normalise over (the tokens'); ``swap`` (gamma and beta exchanged).
+    The steps: ``moments`` the mean and variance, ``normalise`` the centred input made unit variance.
     """
     x = as_float(x)
-    gamma, beta = (as_float(beta), as_float(gamma)) if swap else (as_float(gamma), as_float(beta))
-    gamma, beta = gamma.astype(x.dtype, copy=False), beta.astype(x.dtype, copy=False)
-    mean = x.mean(axis=axis, keepdims=True)
-    d = x.size if axis is None else x.shape[axis]  # None: one mean and variance for the whole tensor
-    squares = ((x - mean) ** 2).sum(axis=axis, keepdims=True)
-    var = squares / (d - 1 if variance == "unbiased" else d)
-    eps = x.dtype.type(eps)
-    if eps_where == "std":
-        normalised = (x - mean) / (np.sqrt(var) + eps)
-    elif eps_where == "none":
-        normalised = (x - mean) / np.sqrt(var)
-    else:
-        normalised = (x - mean) / np.sqrt(var + eps)
+    gamma, beta = as_float(gamma).astype(x.dtype, copy=False), as_float(beta).astype(x.dtype, copy=False)
+    mean, var = moments(x)
+    normalised = normalise(x - mean, var, x.dtype.type(eps))
     return normalised * gamma + beta
 
 
-def causal_attention(queries, keys, values, *, mask="lower_right", masking="-inf"):
+def causal_attention(queries, keys, values, *, allowed=ref7.cache_allowed, attention=ref7.masked_attention):
     """The last ``n_queries`` tokens' context over ``n_keys`` keys with the lower-right causal mask.
 
-    Knobs: ``mask`` ``upper_left`` (the mask not shifted when there are more keys than queries) or
-    ``none``; ``masking`` ``after_softmax`` (weights zeroed after an unmasked softmax). The scores,
-    the scale, the softmax and the weighted sum are the shared steps (``ref.attention``), and the
-    mask is the corner of ``ref.causal_mask``: the shared mistakes apply.
+    The steps: ``allowed`` the mask, ``attention`` the masked attention. The scores, the scale, the
+    softmax and the weighted sum are the shared steps (``ref.attention``), and the mask is the
+    corner of ``ref.causal_mask``: the shared mistakes apply.
     """
     queries, keys, values = as_float(queries), as_float(keys), as_float(values)
-    allowed = ref7.cache_allowed(queries.shape[-2], keys.shape[-2], mask)  # (n_queries, n_keys)
-    if masking == "after_softmax" and allowed is not None:
-        return ref.weighted_values(np.where(allowed, ref.attention_weights(queries, keys), 0.0), values)
-    return ref.attention(queries, keys, values, allowed)  # (..., n_queries, d_v)
+    return attention(queries, keys, values, allowed(queries.shape[-2], keys.shape[-2]))  # (..., n_queries, d_v)
 
 
 # --- the block -----------------------------------------------------------------------------------
 
 
+def pre_ln(x, attend, mlp, norm):
+    """The pre-LayerNorm wiring of the block's two sub-layers: ``h = x + attn(LN1(x))``,
+    ``out = h + mlp(LN2(h))`` (``norm(value, 0)`` is LN1, ``norm(value, 1)`` LN2)."""
+    normed = norm(x, 0)
+    hidden = x + attend(normed)
+    normed = norm(hidden, 1)
+    return hidden + mlp(normed)
+
+
 def block(inputs, attention_w, mlp_w_in, mlp_b_in, mlp_w_out, mlp_b_out, norms, n_heads, *,
-          order="pre", residual=("attention", "mlp"), residual_from="inputs", activation=gelu,
-          mlp_biases=True, norm_axis=-1, norm_order=(0, 1), second_residual_from="hidden", **attention_knobs):
+          attention=ref7.mhsa, activation=gelu, normalise=layer_norm, wiring=pre_ln):
     """A pre-LayerNorm GPT block: ``h = x + attn(LN1(x))``, ``out = h + mlp(LN2(h))``.
 
     ``attention_w``: (4, d, d) W_Q, W_K, W_V, W_O; the MLP's weights course-style; ``norms``
-    (2, 2, d). Knobs: ``order`` ``post`` (BERT's post-LN: ``LN(x + sublayer(x))``) or ``none`` (no
-    layer norm); ``residual`` the sub-layers that keep their residual connection; ``residual_from``
-    ``normalised`` (the normalised input added back instead of the input); ``activation`` another
-    function in GELU's place (:func:`..mutants.relu`, :func:`..mutants.gelu_tanh`);
-    ``mlp_biases`` False; ``norm_axis`` another axis for the layer norms; ``norm_order`` which of the
-    two layer norms each place uses ((1, 0) swapped, (0, 0) the first twice); ``second_residual_from``
-    ``inputs`` (the MLP's residual adds the block's input x instead of h); the others go to 07's
-    ``mhsa`` (``transpose_weights``, ``split``, ``combine``, ``project``, ...).
+    (2, 2, d). The steps: ``attention`` 07's causal ``mhsa``, ``activation`` the MLP's GELU,
+    ``normalise`` the layer norm, ``wiring`` how the sub-layers, their layer norms and the
+    residuals are put together.
     """
     x = as_float(inputs)
     attention_w = as_float(attention_w).astype(x.dtype, copy=False)
-    norms = as_float(norms).astype(x.dtype, copy=False)[list(norm_order)]
+    norms = as_float(norms).astype(x.dtype, copy=False)
 
     def norm(value, which):
-        if order == "none":
-            return value
-        return layer_norm(value, norms[which, 0], norms[which, 1], axis=norm_axis)
+        return normalise(value, norms[which, 0], norms[which, 1])
 
     def attend(value):
-        return ref7.mhsa(value, *attention_w, n_heads, True, **attention_knobs)  # (batch, tokens, d)
+        return attention(value, *attention_w, n_heads, True)  # (batch, tokens, d)
 
     def mlp(value):
-        inner = value @ as_float(mlp_w_in) + (as_float(mlp_b_in) if mlp_biases else 0.0)
-        return activation(inner) @ as_float(mlp_w_out) + (as_float(mlp_b_out) if mlp_biases else 0.0)
+        inner = value @ as_float(mlp_w_in) + as_float(mlp_b_in)
+        return activation(inner) @ as_float(mlp_w_out) + as_float(mlp_b_out)
 
-    if order == "post":
-        hidden = norm(x + attend(x) if "attention" in residual else attend(x), 0)
-        return norm(hidden + mlp(hidden) if "mlp" in residual else mlp(hidden), 1)
-    normed = norm(x, 0)
-    attended = attend(normed)
-    base = normed if residual_from == "normalised" else x
-    hidden = base + attended if "attention" in residual else attended
-    normed = norm(hidden, 1)
-    base = normed if residual_from == "normalised" else x if second_residual_from == "inputs" else hidden
-    return base + mlp(normed) if "mlp" in residual else mlp(normed)
+    return wiring(x, attend, mlp, norm)
 
 
 # --- the model's size ----------------------------------------------------------------------------
 
 
-def count_parameters(vocab_size, context_length, d_model, n_layers, *, head_bias=False,
-                     attention_biases=False, norm_parameters=2, mlp_factor=4, positions=True,
-                     final_norm=True, tied_head=False, mlp_biases=True, block_norms=True):
-    """Parameters of the notebook's GPT, from its sizes.
+def embedding_parameters(vocab_size, context_length, d):
+    """The token and the position embeddings."""
+    return vocab_size * d + context_length * d
 
-    Knobs: ``head_bias`` (a bias counted in the output head); ``attention_biases`` (biases counted in
-    W_Q, W_K, W_V, W_O); ``norm_parameters`` 1 (gamma only per layer norm); ``mlp_factor`` 1 (the MLP
-    as wide as the model inside); ``positions`` False (no position embedding); ``final_norm`` False;
-    ``tied_head`` (the head counted as the token embedding's); ``mlp_biases`` False (the MLP's two
-    biases left out); ``block_norms`` False (the blocks' two layer norms left out).
-    """
+
+def attention_parameters(d):
+    """W_Q, W_K, W_V and W_O, without biases."""
+    return 4 * d * d
+
+
+def mlp_parameters(d):
+    """The MLP, four times as wide inside: two weights and two biases."""
+    inner = 4 * d
+    return d * inner + inner * d + (inner + d)
+
+
+def block_norm_parameters(d):
+    """A block's two layer norms, gamma and beta each."""
+    return 2 * 2 * d
+
+
+def final_norm_parameters(d):
+    """The final layer norm's gamma and beta."""
+    return 2 * d
+
+
+def head_parameters(vocab_size, d):
+    """The output head's weight, without a bias."""
+    return d * vocab_size
+
+
+def count_parameters(vocab_size, context_length, d_model, n_layers, *, embeddings=embedding_parameters,
+                     attention=attention_parameters, mlp=mlp_parameters, block_norms=block_norm_parameters,
+                     final_norm=final_norm_parameters, head=head_parameters):
+    """Parameters of the notebook's GPT, from its sizes: the sum of its parts' counts, each a step."""
     v, c, d, n = (int(a) for a in (vocab_size, context_length, d_model, n_layers))
-    attention = 4 * d * d + (4 * d if attention_biases else 0)
-    inner = mlp_factor * d
-    mlp = d * inner + inner * d + (inner + d if mlp_biases else 0)
-    norms = 2 * norm_parameters * d if block_norms else 0
-    total = v * d + (c * d if positions else 0) + n * (attention + mlp + norms)
-    total += norm_parameters * d if final_norm else 0
-    total += 0 if tied_head else d * v + (v if head_bias else 0)
+    total = embeddings(v, c, d) + n * (attention(d) + mlp(d) + block_norms(d))
+    total += final_norm(d)
+    total += head(v, d)
     return np.int64(total)
 
 
 # --- the objective -------------------------------------------------------------------------------
 
 
-def causal_lm_loss(logits, targets, *, reduce="mean", shift=False, softmax_first=False, sign=-1.0,
-                   stable=True, mean_over="all", axis=-1):
+def stable_log_softmax(logits):
+    """log softmax over the vocabulary, with the maximum subtracted (never overflows)."""
+    top = logits.max(axis=-1, keepdims=True)
+    log_norm = top + np.log(np.exp(logits - top).sum(axis=-1, keepdims=True))
+    return logits - log_norm  # (batch, tokens, vocab)
+
+
+def negative_mean(picked):
+    """The loss from the picked log-probabilities: minus their mean over every position."""
+    return -picked.mean()
+
+
+def causal_lm_loss(logits, targets, *, log_softmax=stable_log_softmax, loss=negative_mean):
     """Mean over every position of ``-log softmax(logits)[target]``: a scalar.
 
-    Knobs: ``reduce`` ``sum``; ``shift`` (logits and targets shifted once more: ``logits[:, :-1]``
-    against ``targets[:, 1:]``); ``softmax_first`` (cross-entropy of the probabilities, a softmax
-    taken twice); ``sign`` +1 (the minus sign lost); ``stable`` False (exp of the raw logits:
-    overflows); ``mean_over`` ``batch`` (summed over the tokens, averaged over the batch); ``axis``
-    -2 (the log-softmax over the tokens, dim=1, instead of the vocabulary).
+    The steps: ``log_softmax`` the log-probabilities, ``loss`` the picked ones made one number.
     """
     logits = as_float(logits)
     targets = np.asarray(targets).astype(np.int64)
-    if shift:
-        logits, targets = logits[..., :-1, :], targets[..., 1:]
-    if softmax_first:
-        logits = ref.softmax(logits, axis=-1)
-    if stable:
-        top = logits.max(axis=axis, keepdims=True)
-        log_norm = top + np.log(np.exp(logits - top).sum(axis=axis, keepdims=True))
-    else:
-        log_norm = np.log(np.exp(logits).sum(axis=axis, keepdims=True))
-    log_probabilities = logits - log_norm  # (batch, tokens, vocab)
+    log_probabilities = log_softmax(logits)  # (batch, tokens, vocab)
     picked = np.take_along_axis(log_probabilities, targets[..., None], axis=-1)[..., 0]  # (batch, tokens)
-    if reduce == "sum":
-        value = picked.sum()
-    elif mean_over == "batch":
-        value = picked.sum(axis=-1).mean()
-    else:
-        value = picked.mean()
-    return np.asarray(sign * value, dtype=logits.dtype)
+    return np.asarray(loss(picked), dtype=logits.dtype)
 
 
 # --- sampling and generation ---------------------------------------------------------------------
 
 
-def next_token_probabilities(logits, temperature, top_k=None, *, temperature_op="divide", top_k_extra=0,
-                             renormalise=True, fill=-np.inf):
+def divided_by_temperature(logits, temperature):
+    """The logits scaled by the temperature: divided by it."""
+    return logits / temperature
+
+
+def top_k_softmax(scaled, kth):
+    """The softmax of the logits with those below the k-th largest of their row set to -inf."""
+    return ref.softmax(np.where(scaled >= kth, scaled, scaled.dtype.type(-np.inf)), axis=-1)
+
+
+def next_token_probabilities(logits, temperature, top_k=None, *, tempered=divided_by_temperature,
+                             kept=top_k_softmax):
     """``softmax(logits / temperature)`` with the ``top_k`` largest logits of each row kept.
 
-    Knobs: ``temperature_op`` ``multiply``; ``top_k_extra`` +1 or -1 (one more or one fewer kept);
-    ``renormalise`` False (the rest zeroed after the softmax, not renormalised); ``fill`` 0.0 (the
-    logits outside the top k set to 0 instead of -inf before the softmax).
+    The steps: ``tempered`` the temperature's scaling, ``kept`` the softmax of the top k.
     """
     logits = as_float(logits)
-    t = logits.dtype.type(temperature)
-    scaled = logits * t if temperature_op == "multiply" else logits / t
-    if top_k is None or int(top_k) + top_k_extra >= scaled.shape[-1]:
+    scaled = tempered(logits, logits.dtype.type(temperature))
+    if top_k is None or int(top_k) >= scaled.shape[-1]:
         return ref.softmax(scaled, axis=-1)
-    k = max(1, int(top_k) + top_k_extra)
+    k = max(1, int(top_k))
     kth = -np.sort(-scaled, axis=-1)[..., k - 1:k]  # (batch, 1): the k-th largest
-    if not renormalise:
-        return np.where(scaled >= kth, ref.softmax(scaled, axis=-1), 0.0).astype(scaled.dtype)
-    return ref.softmax(np.where(scaled >= kth, scaled, scaled.dtype.type(fill)), axis=-1)
+    return kept(scaled, kth)
 
 
 # the stand-in's messages, word for word as the notebook's StandInModel raises them (each names a
@@ -251,15 +263,28 @@ class _StandIn:
         return np.tanh(running_mean) @ self.w_out, history
 
 
-def generate(prompt, steps, temperature, top_k, embedding, positions, w_out, *, feed="new_token",
-             logits_at=-1, returns="all", extra_steps=0):
+def steps_to_draw(steps):
+    """How many tokens the loop draws: ``steps``."""
+    return steps
+
+
+def last_position_argmax(logits):
+    """Each row's next token, greedily: the argmax of the last position's logits, (batch, 1)."""
+    return logits[:, -1].argmax(axis=-1)[:, None]
+
+
+def new_token_with_cache(model, token_ids, next_ids, cache):
+    """The model's next call: the new token alone, with the cache it returned."""
+    return model(next_ids, cache)
+
+
+def generate(prompt, steps, temperature, top_k, embedding, positions, w_out, *, rounds=steps_to_draw,
+             next_token=last_position_argmax, feed=new_token_with_cache):
     """The tokens ``generate`` writes with the stand-in model, greedily (``temperature`` 0) or with
     ``top_k`` 1 (the argmax too): (batch, n_prompt + steps) int64.
 
-    Knobs: ``feed`` ``no_cache`` (the new token alone, the cache not passed back: the stand-in
-    refuses) or ``whole_text`` (the whole text so far, with the cache); ``logits_at`` 0 (the first
-    position's logits read); ``returns`` ``new`` (the new tokens only); ``extra_steps`` -1 (a loop
-    one step short).
+    The steps: ``rounds`` how many tokens are drawn, ``next_token`` each one from the logits,
+    ``feed`` the model's next call.
     """
     prompt = np.asarray(prompt).astype(np.int64)
     steps = int(steps)
@@ -268,14 +293,10 @@ def generate(prompt, steps, temperature, top_k, embedding, positions, w_out, *, 
     model = _StandIn(embedding, positions, w_out, max_calls=steps)
     token_ids = prompt
     logits, cache = model(prompt)
-    for step in range(steps + extra_steps):
-        next_ids = logits[:, logits_at].argmax(axis=-1)[:, None]
+    n_rounds = rounds(steps)
+    for step in range(n_rounds):
+        next_ids = next_token(logits)
         token_ids = np.concatenate([token_ids, next_ids], axis=-1)
-        if step < steps + extra_steps - 1:
-            if feed == "no_cache":
-                logits, cache = model(next_ids)
-            elif feed == "whole_text":
-                logits, cache = model(token_ids, cache)
-            else:
-                logits, cache = model(next_ids, cache)
-    return token_ids[:, prompt.shape[-1]:] if returns == "new" else token_ids
+        if step < n_rounds - 1:
+            logits, cache = feed(model, token_ids, next_ids, cache)
+    return token_ids

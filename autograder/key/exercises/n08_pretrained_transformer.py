@@ -377,7 +377,7 @@ EXERCISES = [
             "layer_weights_not_indexed": _encoder(layers=_first_layer_every_time),
             "pooled_sum_not_mean": _encoder(pooled=_real_tokens_over("nothing")),
             # the embeddings' own mistakes, made by an encoder computing its embeddings inline
-            **{mistake: _encoder(embeddings=partial(bert.bert_embeddings, **_EMBEDDING_STEPS[mistake])) for mistake in (
+            **{mistake: _encoder(embed=partial(bert.bert_embeddings, **_EMBEDDING_STEPS[mistake])) for mistake in (
                 "embedding_layer_norm_missing", "token_type_embeddings_missing", "position_embeddings_missing",
                 "positions_off_by_one", "layer_norm_scale_shift_swapped")},
             # the padding averaged in, or the real tokens' sum divided by the padded length
