@@ -1670,9 +1670,11 @@ def _first_run_inputs(exercise):
     """The slips' inputs (:func:`_blind_inputs`), with those that the slips of blind sets 8 and 9 need."""
     import torch
 
-    if exercise == "causal_lm_loss":  # logits far apart, so that a probability underflows in float32
-        logits = torch.tensor(RNG.normal(size=(2, 3, 5)) * 60, dtype=torch.float32)
-        return [logits, torch.tensor(RNG.integers(0, 5, size=(2, 3)))]
+    if exercise == "causal_lm_loss":  # logits far apart, and one target's probability underflows in float32
+        rng = np.random.default_rng(89)  # its own generator: the inputs do not depend on the tests run before
+        logits, targets = rng.normal(size=(2, 3, 5)) * 60, rng.integers(0, 5, size=(2, 3))
+        logits[0, 0, targets[0, 0]] = logits[0, 0].max() - 200.0  # e^-200 is 0 in float32
+        return [torch.tensor(logits, dtype=torch.float32), torch.tensor(targets)]
     if exercise == "next_token_probabilities":
         return [torch.tensor(RNG.normal(size=(3, 6)), dtype=torch.float32), 1.0, 2]
     return _blind_inputs(exercise)
