@@ -246,3 +246,12 @@ def test_the_canvas_reader_refuses_what_canvas_refuses():
     read = canvas_format.parse("Student;ID;SIS Login ID;Section;A (7);Current Score\nAda;1;ada;Mon;3,5;70\n")
     assert [(a.title, a.canvas_id) for a in read.assignments] == [("A", "7")]
     assert read.students[0].grades == {"A": "3.5"}  # Canvas reads a decimal comma as a point
+
+
+def test_checks_csv_is_in_class_order_whichever_submission_finished_first(tmp_path):
+    path = tmp_path / "checks.csv"
+    ada, ben = _rows("ada", 3), _rows("ben", 2)
+    checks_csv.update([*ben, *ada], path)  # ben's grading finished first
+    assert [row["message"] for row in checks_csv.read(path)] == [r.message for r in [*ada, *ben]]
+    checks_csv.update(_rows("ada", 3, passed=False), path)  # ada regraded: her rows stay first
+    assert [row["student"] for row in checks_csv.read(path)] == ["ada"] * 3 + ["ben"] * 2
