@@ -57,10 +57,6 @@ def _weights_not_transposed(*which):
     return mhsa_forward
 
 
-def _masked(scores, allowed):
-    return scores if allowed is None else np.where(allowed, scores, -np.inf)
-
-
 def _masked_with_zero(scores, allowed):
     """The masked scores set to 0, not -inf, before the softmax."""
     return ref.softmax(scores if allowed is None else np.where(allowed, scores, 0.0), axis=-1)
@@ -98,9 +94,9 @@ _MHSA_MUTANTS = {
     # d_out (the heads' keys side by side), or d_in
     "scale_by_sqrt_d_model": [_mhsa(scale=_scaled_by(lambda inputs, keys: keys.shape[-3] * keys.shape[-1])),
                               _mhsa(scale=_scaled_by(lambda inputs, keys: inputs.shape[-1]))],
-    "softmax_wrong_axis": _mhsa(weights_of=lambda scores, allowed: ref.softmax(_masked(scores, allowed), axis=-2)),
+    "softmax_wrong_axis": _mhsa(weights_of=lambda scores, allowed: ref.softmax(ref.apply_mask(scores, allowed), axis=-2)),
     "softmax_no_max_subtraction": _mhsa(
-        weights_of=lambda scores, allowed: naive_softmax(_masked(scores, allowed), axis=-1)),
+        weights_of=lambda scores, allowed: naive_softmax(ref.apply_mask(scores, allowed), axis=-1)),
     "keys_times_queries": _mhsa(products=lambda queries, keys: keys @ np.swapaxes(queries, -1, -2)),
     **head_layout_mutants(_mhsa),
     "missing_output_projection": _mhsa(output=unprojected),

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import reference as ref
 from .. import reference_n08 as bert
+from .. import reference_n09 as ref9
 from ..mistakes import MASK_FINITE_VALUE
 from ..mutants import (
     gelu_tanh,
@@ -199,11 +200,6 @@ def _biases_left_out(*missing: str):
     return biases
 
 
-def _pre_ln(hidden, attention, feed_forward, norm):
-    hidden = hidden + attention(norm(hidden, 0))
-    return hidden + feed_forward(norm(hidden, 1))
-
-
 def _residuals_kept(attention_kept: bool, feed_forward_kept: bool):
     def arranged(hidden, attention, feed_forward, norm):
         hidden = norm(hidden * attention_kept + attention(hidden), 0)
@@ -335,7 +331,7 @@ EXERCISES = [
         mutants={
             "residual_missing": [_layer(arranged=_residuals_kept(*kept)) for kept in (
                 (False, True), (True, False), (False, False))],
-            "layer_norm_before_sublayer": _layer(arranged=_pre_ln),
+            "layer_norm_before_sublayer": _layer(arranged=ref9.pre_ln),  # GPT's wiring, notebook 09's answer
             "second_residual_from_block_input": _layer(arranged=_second_residual_from_layer_input),
             "layer_norms_mixed_up": [_layer(norms_read=_norms_read(order)) for order in ((1, 0), (0, 0), (1, 1))],
             "relu_instead_of_gelu": _layer(activation=relu),

@@ -27,6 +27,7 @@ from ..mutants import (
     unprojected,
 )
 from ..reference import as_float
+from ..reference_n08 import post_ln
 from . import Exercise
 
 # --- the tokenizer -------------------------------------------------------------------------------
@@ -72,12 +73,6 @@ def _block(**wrong):
 def _attention_with(**wrong):
     """The block with 07's ``mhsa`` as its attention, the steps in ``wrong`` of it replaced."""
     return _block(attention=partial(ref7.mhsa, **wrong))
-
-
-def _post_ln(x, attend, mlp, norm):
-    """BERT's post-LN wiring: ``LN(x + sublayer(x))``."""
-    hidden = norm(x + attend(x), 0)
-    return norm(hidden + mlp(hidden), 1)
 
 
 def _pre_ln_adding(first="x", second="hidden"):
@@ -343,7 +338,7 @@ EXERCISES = [
         returns="a tensor of shape (batch, tokens, d_model)",
         uses={"layer_norm": ref9.layer_norm, "causal_attention": ref9.causal_attention},
         mutants={
-            "layer_norm_after_sublayer": _block(wiring=_post_ln),
+            "layer_norm_after_sublayer": _block(wiring=post_ln),  # BERT's wiring, notebook 08's answer
             "layer_norm_missing": [_block(normalise=lambda value, gamma, beta: value),
                                    _block_by_steps(mlp_normed=False), _block_by_steps(attention_normed=False)],
             "layer_norm_scale_shift_swapped": [_block_with_inputs(_norm_parameters_swapped(which))
